@@ -1,0 +1,80 @@
+/* air/program.h - an AIR program: load from text, print, verify.
+ *
+ * A program is one module (one input of a `// -----` split file). It is created
+ * empty for the builder (air/builder.h), or parsed from AIR's textual form as
+ * mlir-air prints it. A program is not thread-safe to modify; const calls may run
+ * concurrently.
+ */
+#ifndef AIR_PROGRAM_H_
+#define AIR_PROGRAM_H_
+
+#include "air/config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "air/context.h"
+#include "air/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct air_program_t air_program_t;
+
+/* Options for parsing; zero-initialised means defaults. */
+typedef struct air_parse_options_t {
+  uint32_t flags;       /* reserved, must be 0 */
+  const char* filename; /* used in diagnostics; NULL means "<input>" */
+  uint32_t first_line;  /* line number of the text's first line; 0 means 1 */
+} air_parse_options_t;
+
+/* Creates an empty program (a module with no operations). */
+AIR_API air_status_t air_program_create(air_context_t* context, air_program_t** out_program);
+
+/* Parses AIR text (`length` bytes; need not be NUL-terminated). On failure the
+ * status message is `file:line:col: error: ...` and *out_program is NULL. */
+AIR_API air_status_t air_program_parse(air_context_t* context, const char* text, size_t length,
+                               const air_parse_options_t* options,
+                               air_program_t** out_program);
+
+/* Reads and parses a file. */
+AIR_API air_status_t air_program_parse_file(air_context_t* context, const char* path,
+                                    const air_parse_options_t* options,
+                                    air_program_t** out_program);
+
+/* Destroys a program; NULL is accepted. */
+AIR_API void air_program_destroy(air_program_t* program);
+
+/* Receives printed text piece by piece; a failed status stops the printer. */
+typedef air_status_t (*air_write_fn_t)(void* user_data, const char* data, size_t length);
+
+/* Prints the program as AIR text. The output parses back to the same program, and
+ * printing that again gives the same text. */
+AIR_API air_status_t air_program_print(const air_program_t* program, uint32_t flags,
+                               air_write_fn_t write, void* user_data);
+
+/* Prints into a NUL-terminated string allocated with the context's allocator;
+ * release it with air_program_free_string(). */
+AIR_API air_status_t air_program_print_to_string(const air_program_t* program, uint32_t flags,
+                                         char** out_text, size_t* out_length);
+
+/* Releases a string returned by air_program_print_to_string(). */
+AIR_API void air_program_free_string(const air_program_t* program, char* text);
+
+/* Checks every rule of the AIR spec that one program can break. `target` is NULL
+ * for the checks that hold on every target, or a target name ("cpu", "npu1",
+ * "npu2", "mi300x"). The status lists every violation, one
+ * `file:line:col: error: [rule] message` line each. */
+AIR_API air_status_t air_program_verify(const air_program_t* program, const char* target,
+                                uint32_t flags);
+
+/* Warnings recorded while parsing (e.g. an opaque declaration of another dialect),
+ * each formatted `file:line:col: warning: ...`. */
+AIR_API size_t air_program_warning_count(const air_program_t* program);
+AIR_API const char* air_program_warning(const air_program_t* program, size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIR_PROGRAM_H_ */

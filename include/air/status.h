@@ -64,6 +64,10 @@ AIR_API const char* air_status_code_name(air_status_code_t code);
 /* The C source location that created the status (file NULL for OK). */
 AIR_API void air_status_source(air_status_t status, const char** out_file, uint32_t* out_line);
 
+/* A copy of `status` (NULL for NULL), so one failure can reach many owners, e.g.
+ * every waiter of a failed timepoint. Never returns NULL for a failed status. */
+AIR_API air_status_t air_status_clone(air_status_t status);
+
 /* Releases a status. NULL is accepted. */
 AIR_API void air_status_free(air_status_t status);
 

@@ -115,6 +115,12 @@ void air_status_source(air_status_t status, const char** out_file, uint32_t* out
   if (out_line) *out_line = status ? status->source_line : 0;
 }
 
+air_status_t air_status_clone(air_status_t status) {
+  if (!status || status->is_static) return status;
+  return air_status_make(&status->allocator, status->code, status->source_file,
+                         status->source_line, status->message);
+}
+
 void air_status_free(air_status_t status) {
   if (!status || status->is_static) return;
   status->allocator.free(status->allocator.self, status);

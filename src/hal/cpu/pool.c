@@ -1,0 +1,176 @@
+/* pool.c - worker threads over one FIFO; see pool.h.
+ *
+ * The queue is a singly linked FIFO under a spinlock: critical sections are a few
+ * pointer moves, so a lock beats a lock-free MPMC queue here and keeps FIFO order
+ * exact. Sleeping follows the same announce / re-check / futex protocol as the
+ * semaphores: a worker counts itself idle, reads the epoch, re-checks the queue, and
+ * sleeps only if the epoch did not move; a submitter bumps the epoch and wakes only
+ * when someone sleeps. */
+#define _DEFAULT_SOURCE 1
+#include "hal/cpu/pool.h"
+
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "hal/futex.h"
+#include "runtime/status_util.h"
+
+typedef struct worker_t {
+  air_pool_t* pool;
+  pthread_t thread;
+  uint32_t index;
+} worker_t;
+
+struct air_pool_t {
+  atomic_flag lock;
+  air_task_t* head;
+  air_task_t* tail;
+  _Atomic uint32_t queued;
+  _Atomic uint32_t sleepers;
+  _Atomic uint32_t epoch;
+  _Atomic bool stopping;
+  _Atomic uint64_t tasks_run, sleeps, wakes;
+  uint32_t spin;
+  uint32_t n_workers;
+  worker_t* workers;
+  air_allocator_t allocator;
+};
+
+static void lock(air_pool_t* p) {
+  while (atomic_flag_test_and_set_explicit(&p->lock, memory_order_acquire)) air_cpu_relax();
+}
+static void unlock(air_pool_t* p) { atomic_flag_clear_explicit(&p->lock, memory_order_release); }
+
+static air_task_t* pop(air_pool_t* p) {
+  if (atomic_load_explicit(&p->queued, memory_order_acquire) == 0) return NULL;
+  lock(p);
+  air_task_t* t = p->head;
+  if (t) {
+    p->head = t->next;
+    if (!p->head) p->tail = NULL;
+    atomic_fetch_sub_explicit(&p->queued, 1, memory_order_relaxed);
+  }
+  unlock(p);
+  return t;
+}
+
+static void* worker_main(void* arg) {
+  worker_t* w = arg;
+  air_pool_t* p = w->pool;
+  for (;;) {
+    air_task_t* t = pop(p);
+    for (uint32_t i = 0; !t && i < p->spin; ++i) {
+      air_cpu_relax();
+      t = pop(p);
+    }
+    if (t) {
+      t->next = NULL;
+      t->fn(t, w->index);
+      atomic_fetch_add_explicit(&p->tasks_run, 1, memory_order_relaxed);
+      continue;
+    }
+    atomic_fetch_add(&p->sleepers, 1);
+    uint32_t e = atomic_load(&p->epoch);
+    bool idle = atomic_load(&p->queued) == 0;
+    if (idle && atomic_load(&p->stopping)) {
+      atomic_fetch_sub(&p->sleepers, 1);
+      return NULL;
+    }
+    if (idle) {
+      atomic_fetch_add_explicit(&p->sleeps, 1, memory_order_relaxed);
+      air_futex_wait(&p->epoch, e, -1);
+    }
+    atomic_fetch_sub(&p->sleepers, 1);
+  }
+}
+
+static void wake(air_pool_t* p) {
+  if (atomic_load(&p->sleepers) == 0) return;
+  atomic_fetch_add(&p->epoch, 1);
+  atomic_fetch_add_explicit(&p->wakes, 1, memory_order_relaxed);
+  air_futex_wake_all(&p->epoch);
+}
+
+void air_pool_submit_chain(air_pool_t* p, air_task_t* first, air_task_t* last,
+                           uint32_t count) {
+  last->next = NULL;
+  lock(p);
+  if (p->tail)
+    p->tail->next = first;
+  else
+    p->head = first;
+  p->tail = last;
+  atomic_fetch_add(&p->queued, count);
+  unlock(p);
+  wake(p);
+}
+
+void air_pool_submit(air_pool_t* p, air_task_t* task) {
+  air_pool_submit_chain(p, task, task, 1);
+}
+
+air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
+                             air_pool_t** out_pool) {
+  air_allocator_t a;
+  if (allocator)
+    a = *allocator;
+  else
+    air_allocator_init_system(&a);
+  *out_pool = NULL;
+  if (threads == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = n > 0 ? (uint32_t)n : 1;
+  }
+  if (threads > 1024)
+    return AIR_STATUS(&a, AIR_STATUS_INVALID_ARGUMENT,
+                      "cpu pool: %u threads requested, at most 1024", threads);
+  air_pool_t* p = a.alloc(a.self, sizeof(*p));
+  worker_t* w = a.alloc(a.self, threads * sizeof(*w));
+  if (!p || !w) {
+    a.free(a.self, p);
+    a.free(a.self, w);
+    return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");
+  }
+  memset(p, 0, sizeof(*p));
+  atomic_flag_clear(&p->lock);
+  p->spin = 2000;
+  p->allocator = a;
+  p->workers = w;
+  for (uint32_t i = 0; i < threads; ++i) {
+    w[i].pool = p;
+    w[i].index = i;
+    int rc = pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
+    if (rc != 0) {
+      p->n_workers = i;
+      air_pool_destroy(p);
+      return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED,
+                        "cpu pool: could not start worker %u of %u (error %d)", i, threads, rc);
+    }
+    p->n_workers = i + 1;
+  }
+  *out_pool = p;
+  return NULL;
+}
+
+void air_pool_destroy(air_pool_t* p) {
+  if (!p) return;
+  atomic_store(&p->stopping, true);
+  atomic_fetch_add(&p->epoch, 1);
+  air_futex_wake_all(&p->epoch);
+  for (uint32_t i = 0; i < p->n_workers; ++i) pthread_join(p->workers[i].thread, NULL);
+  air_allocator_t a = p->allocator;
+  a.free(a.self, p->workers);
+  a.free(a.self, p);
+}
+
+uint32_t air_pool_threads(const air_pool_t* p) { return p->n_workers; }
+
+void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) { p->spin = spin_iterations; }
+
+void air_pool_stats(const air_pool_t* p, air_pool_stats_t* out) {
+  air_pool_t* q = (air_pool_t*)p;
+  out->tasks_run = atomic_load(&q->tasks_run);
+  out->sleeps = atomic_load(&q->sleeps);
+  out->wakes = atomic_load(&q->wakes);
+}

@@ -1,0 +1,52 @@
+/* pool.h - the CPU driver's worker threads. Tasks are intrusive nodes the caller
+ * owns (no allocation per task); workers take them in FIFO order, spin a little when
+ * the queue runs dry (so a producer on the other core hands work over without a
+ * system call) and then sleep on a futex, so an idle pool burns no CPU.
+ *
+ * Thread-safe: any thread, workers included, may submit. */
+#ifndef AIR_HAL_CPU_POOL_H_
+#define AIR_HAL_CPU_POOL_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "air/allocator.h"
+#include "air/status.h"
+
+typedef struct air_pool_t air_pool_t;
+typedef struct air_task_t air_task_t;
+
+/* Runs a task on a worker. `worker` is the worker's index in [0, threads). The task
+ * node may be reused or freed from inside the callback. */
+typedef void (*air_task_fn_t)(air_task_t* task, uint32_t worker);
+
+struct air_task_t {
+  air_task_t* next;
+  air_task_fn_t fn;
+};
+
+typedef struct air_pool_stats_t {
+  uint64_t tasks_run;   /* tasks completed */
+  uint64_t sleeps;      /* times a worker went to sleep on the futex */
+  uint64_t wakes;       /* futex wake calls made by submitters */
+} air_pool_stats_t;
+
+/* Starts `threads` workers (0 = one per online CPU). */
+air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
+                             air_pool_t** out_pool);
+/* Stops the workers after the queue drains and frees the pool. */
+void air_pool_destroy(air_pool_t* pool);
+uint32_t air_pool_threads(const air_pool_t* pool);
+
+/* Queues one task. */
+void air_pool_submit(air_pool_t* pool, air_task_t* task);
+/* Queues a chain first..last (linked through ->next) in one step. */
+void air_pool_submit_chain(air_pool_t* pool, air_task_t* first, air_task_t* last,
+                           uint32_t count);
+
+/* Spin iterations an idle worker makes before sleeping (default 2000). */
+void air_pool_set_spin(air_pool_t* pool, uint32_t spin_iterations);
+void air_pool_stats(const air_pool_t* pool, air_pool_stats_t* out);
+
+#endif /* AIR_HAL_CPU_POOL_H_ */

@@ -1,0 +1,205 @@
+/* semaphore.c - timeline semaphores; see semaphore.h.
+ *
+ * Waking uses a sleeper count plus an epoch word (the futex): a waiter announces
+ * itself, reads the epoch, re-checks the value and sleeps only if the epoch is
+ * unchanged; a signaller publishes the value, then bumps the epoch and wakes only
+ * when someone sleeps. Both sides use sequentially consistent operations on the
+ * value and the sleeper count, so one always sees the other and no wake is lost,
+ * while an uncontended signal costs two atomic operations and no system call. */
+#include "hal/semaphore.h"
+
+#include <string.h>
+
+#include "hal/futex.h"
+#include "runtime/status_util.h"
+
+struct air_semaphore_t {
+  _Atomic uint64_t value;
+  _Atomic(air_status_t) failure;
+  _Atomic uint32_t refs;
+  _Atomic uint32_t sleepers;
+  _Atomic uint32_t epoch;
+  uint32_t spin;
+  atomic_flag lock; /* guards `pending` */
+  air_timepoint_t* pending;
+  air_allocator_t allocator;
+};
+
+static void lock(air_semaphore_t* s) {
+  while (atomic_flag_test_and_set_explicit(&s->lock, memory_order_acquire)) air_cpu_relax();
+}
+static void unlock(air_semaphore_t* s) {
+  atomic_flag_clear_explicit(&s->lock, memory_order_release);
+}
+
+air_status_t air_semaphore_create(const air_allocator_t* allocator, uint64_t initial_value,
+                                  air_semaphore_t** out_semaphore) {
+  air_allocator_t a;
+  if (allocator)
+    a = *allocator;
+  else
+    air_allocator_init_system(&a);
+  if (!out_semaphore)
+    return AIR_STATUS(&a, AIR_STATUS_INVALID_ARGUMENT, "air_semaphore_create: NULL out");
+  *out_semaphore = NULL;
+  air_semaphore_t* s = a.alloc(a.self, sizeof(*s));
+  if (!s) return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory creating a semaphore");
+  memset(s, 0, sizeof(*s));
+  atomic_init(&s->value, initial_value);
+  atomic_init(&s->failure, NULL);
+  atomic_init(&s->refs, 1);
+  atomic_init(&s->sleepers, 0);
+  atomic_init(&s->epoch, 0);
+  atomic_flag_clear(&s->lock);
+  s->spin = 4096;
+  s->allocator = a;
+  *out_semaphore = s;
+  return NULL;
+}
+
+void air_semaphore_retain(air_semaphore_t* s) {
+  if (s) atomic_fetch_add_explicit(&s->refs, 1, memory_order_relaxed);
+}
+
+void air_semaphore_release(air_semaphore_t* s) {
+  if (!s || atomic_fetch_sub_explicit(&s->refs, 1, memory_order_acq_rel) != 1) return;
+  /* Timepoints still pending belong to callers that would otherwise wait forever:
+   * tell them the timeline is gone. */
+  air_timepoint_t* tp = s->pending;
+  s->pending = NULL;
+  if (tp) {
+    air_status_t st = AIR_STATUS(&s->allocator, AIR_STATUS_CANCELLED,
+                                 "semaphore destroyed with timepoints pending");
+    while (tp) {
+      air_timepoint_t* next = tp->next;
+      tp->fn(tp->user, st);
+      tp = next;
+    }
+    air_status_free(st);
+  }
+  air_status_free(atomic_load(&s->failure));
+  air_allocator_t a = s->allocator;
+  a.free(a.self, s);
+}
+
+void air_semaphore_set_spin(air_semaphore_t* s, uint32_t spin_iterations) {
+  if (s) s->spin = spin_iterations;
+}
+
+uint64_t air_semaphore_query(air_semaphore_t* s, air_status_t* out_failure) {
+  air_status_t f = atomic_load_explicit(&s->failure, memory_order_acquire);
+  if (out_failure) *out_failure = f ? air_status_clone(f) : NULL;
+  return f ? UINT64_MAX : atomic_load_explicit(&s->value, memory_order_acquire);
+}
+
+static void wake_sleepers(air_semaphore_t* s) {
+  if (atomic_load(&s->sleepers) == 0) return;
+  atomic_fetch_add(&s->epoch, 1);
+  air_futex_wake_all(&s->epoch);
+}
+
+/* Detaches the timepoints that `value` (or a failure) resolves. */
+static air_timepoint_t* take_resolved(air_semaphore_t* s, uint64_t value, bool all) {
+  air_timepoint_t *done = NULL, **link = &s->pending;
+  lock(s);
+  while (*link) {
+    air_timepoint_t* tp = *link;
+    if (all || tp->value <= value) {
+      *link = tp->next;
+      tp->next = done;
+      done = tp;
+    } else {
+      link = &tp->next;
+    }
+  }
+  unlock(s);
+  return done;
+}
+
+air_status_t air_semaphore_signal(air_semaphore_t* s, uint64_t value) {
+  uint64_t cur = atomic_load(&s->value);
+  do {
+    air_status_t f = atomic_load_explicit(&s->failure, memory_order_acquire);
+    if (f) return air_status_clone(f);
+    if (value <= cur)
+      return AIR_STATUS(&s->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                        "semaphore signal to %llu but it is already at %llu "
+                        "(timeline values must increase)",
+                        (unsigned long long)value, (unsigned long long)cur);
+  } while (!atomic_compare_exchange_weak(&s->value, &cur, value));
+  wake_sleepers(s);
+  for (air_timepoint_t* tp = take_resolved(s, value, false); tp;) {
+    air_timepoint_t* next = tp->next;
+    tp->fn(tp->user, NULL);
+    tp = next;
+  }
+  return NULL;
+}
+
+void air_semaphore_fail(air_semaphore_t* s, air_status_t status) {
+  if (!status)
+    status = AIR_STATUS(&s->allocator, AIR_STATUS_UNKNOWN, "semaphore failed with no status");
+  air_status_t expected = NULL;
+  if (!atomic_compare_exchange_strong(&s->failure, &expected, status)) {
+    air_status_free(status); /* the first failure wins */
+    return;
+  }
+  wake_sleepers(s);
+  for (air_timepoint_t* tp = take_resolved(s, 0, true); tp;) {
+    air_timepoint_t* next = tp->next;
+    tp->fn(tp->user, status);
+    tp = next;
+  }
+}
+
+void air_semaphore_notify(air_semaphore_t* s, air_timepoint_t* tp) {
+  lock(s);
+  air_status_t f = atomic_load_explicit(&s->failure, memory_order_acquire);
+  bool reached = f || atomic_load(&s->value) >= tp->value;
+  if (!reached) {
+    tp->next = s->pending;
+    s->pending = tp;
+  }
+  unlock(s);
+  if (reached) tp->fn(tp->user, f);
+}
+
+air_status_t air_semaphore_wait(air_semaphore_t* s, uint64_t value, int64_t timeout_ns) {
+  for (uint32_t i = 0;; ++i) {
+    air_status_t f = atomic_load_explicit(&s->failure, memory_order_acquire);
+    if (f) return air_status_clone(f);
+    if (atomic_load_explicit(&s->value, memory_order_acquire) >= value) return NULL;
+    if (i >= s->spin || timeout_ns == 0) break;
+    air_cpu_relax();
+  }
+  if (timeout_ns == 0)
+    return AIR_STATUS(&s->allocator, AIR_STATUS_DEADLINE_EXCEEDED,
+                      "timepoint %llu not reached (semaphore at %llu)",
+                      (unsigned long long)value, (unsigned long long)atomic_load(&s->value));
+  int64_t deadline = timeout_ns < 0 ? -1 : air_time_now_ns() + timeout_ns;
+  atomic_fetch_add(&s->sleepers, 1);
+  air_status_t result = NULL;
+  for (;;) {
+    uint32_t e = atomic_load(&s->epoch);
+    air_status_t f = atomic_load(&s->failure);
+    if (f) {
+      result = air_status_clone(f);
+      break;
+    }
+    if (atomic_load(&s->value) >= value) break;
+    int64_t left = -1;
+    if (deadline >= 0) {
+      left = deadline - air_time_now_ns();
+      if (left <= 0) {
+        result = AIR_STATUS(&s->allocator, AIR_STATUS_DEADLINE_EXCEEDED,
+                            "timepoint %llu not reached within %lld ns (semaphore at %llu)",
+                            (unsigned long long)value, (long long)timeout_ns,
+                            (unsigned long long)atomic_load(&s->value));
+        break;
+      }
+    }
+    air_futex_wait(&s->epoch, e, left);
+  }
+  atomic_fetch_sub(&s->sleepers, 1);
+  return result;
+}

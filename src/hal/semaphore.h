@@ -1,0 +1,67 @@
+/* semaphore.h - timeline semaphores: the timepoints every queue waits on and
+ * signals. A semaphore holds a monotonically increasing 64-bit value; a timepoint
+ * is (semaphore, value) and is reached when the value is >= it. A semaphore can
+ * instead fail: the first failure status is kept, every current and future waiter
+ * receives a copy, and the timeline never advances again.
+ *
+ * Waiting spins briefly (a signal from another core is seen in well under a
+ * microsecond with no system call) and then sleeps on a futex, so idle waiters burn
+ * no CPU. Thread-safe: any thread may signal, fail, wait or register timepoints. */
+#ifndef AIR_HAL_SEMAPHORE_H_
+#define AIR_HAL_SEMAPHORE_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "air/allocator.h"
+#include "air/status.h"
+
+typedef struct air_semaphore_t air_semaphore_t;
+
+/* A callback run once when a timepoint is reached or its semaphore fails.
+ * `failure` is borrowed (NULL when reached). Runs on the signalling thread, or
+ * inline in air_semaphore_notify when already resolved: keep it short. */
+typedef void (*air_timepoint_fn_t)(void* user, air_status_t failure);
+
+/* Caller-owned node for air_semaphore_notify: no allocation on the hot path. It
+ * must stay valid until its callback has run. */
+typedef struct air_timepoint_t {
+  struct air_timepoint_t* next;
+  uint64_t value;
+  air_timepoint_fn_t fn;
+  void* user;
+} air_timepoint_t;
+
+air_status_t air_semaphore_create(const air_allocator_t* allocator, uint64_t initial_value,
+                                  air_semaphore_t** out_semaphore);
+void air_semaphore_retain(air_semaphore_t* s);
+void air_semaphore_release(air_semaphore_t* s);
+
+/* The current value; when failed returns UINT64_MAX and, if `out_failure` is not
+ * NULL, a copy of the failure (caller frees). */
+uint64_t air_semaphore_query(air_semaphore_t* s, air_status_t* out_failure);
+
+/* Advances the value to `value` and wakes whoever waits for it. Signalling a value
+ * not greater than the current one is an INVALID_ARGUMENT error (the timeline is
+ * monotonic); signalling a failed semaphore returns a copy of its failure. */
+air_status_t air_semaphore_signal(air_semaphore_t* s, uint64_t value);
+
+/* Fails the semaphore with `status` (ownership taken). The first failure wins;
+ * later ones are freed. Every pending timepoint fires with the failure. */
+void air_semaphore_fail(air_semaphore_t* s, air_status_t status);
+
+/* Waits until the value is >= `value`, the semaphore fails (returns a copy of its
+ * failure), or `timeout_ns` passes (DEADLINE_EXCEEDED). timeout_ns < 0 waits
+ * forever; 0 polls. */
+air_status_t air_semaphore_wait(air_semaphore_t* s, uint64_t value, int64_t timeout_ns);
+
+/* Registers `tp` (with tp->value, tp->fn, tp->user set) to run when the timepoint
+ * is reached or the semaphore fails. Runs it inline if already resolved. */
+void air_semaphore_notify(air_semaphore_t* s, air_timepoint_t* tp);
+
+/* How many spin iterations a waiter makes before sleeping (default 4096, about a
+ * few microseconds). 0 sleeps at once. */
+void air_semaphore_set_spin(air_semaphore_t* s, uint32_t spin_iterations);
+
+#endif /* AIR_HAL_SEMAPHORE_H_ */

@@ -1,0 +1,145 @@
+/* CPU worker pool: every task runs once, tasks may submit tasks, idle workers sleep. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "hal/cpu/pool.h"
+#include "hal/futex.h"
+
+typedef struct {
+  air_task_t task;
+  _Atomic uint64_t* counter;
+  _Atomic uint32_t* seen_by; /* bit per worker */
+  uint32_t fanout;           /* tasks to submit from inside the task */
+  air_pool_t* pool;
+  struct counted_t* children;
+} counted_t;
+
+static void count_fn(air_task_t* t, uint32_t worker) {
+  counted_t* c = (counted_t*)t;
+  atomic_fetch_add(c->counter, 1);
+  atomic_fetch_or(c->seen_by, 1u << (worker & 31));
+  for (uint32_t i = 0; i < c->fanout; ++i) {
+    counted_t* child = (counted_t*)c->children + i;
+    air_pool_submit(c->pool, &child->task);
+  }
+}
+
+static void wait_count(_Atomic uint64_t* counter, uint64_t n) {
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (atomic_load(counter) < n && air_time_now_ns() < deadline) {
+    struct timespec d = {0, 100000};
+    nanosleep(&d, NULL);
+  }
+}
+
+static void test_every_task_runs_once(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  assert_int_equal(air_pool_threads(pool), 2);
+  enum { N = 20000 };
+  static counted_t tasks[N];
+  _Atomic uint64_t counter = 0;
+  _Atomic uint32_t seen = 0;
+  for (int i = 0; i < N; ++i) {
+    memset(&tasks[i], 0, sizeof tasks[i]);
+    tasks[i].task.fn = count_fn;
+    tasks[i].counter = &counter;
+    tasks[i].seen_by = &seen;
+  }
+  /* Half one by one, half as a chain. */
+  for (int i = 0; i < N / 2; ++i) air_pool_submit(pool, &tasks[i].task);
+  for (int i = N / 2; i < N - 1; ++i) tasks[i].task.next = &tasks[i + 1].task;
+  air_pool_submit_chain(pool, &tasks[N / 2].task, &tasks[N - 1].task, N / 2);
+  wait_count(&counter, N);
+  assert_int_equal(atomic_load(&counter), N);
+  air_pool_destroy(pool);
+  assert_int_equal(atomic_load(&counter), N); /* nothing ran twice */
+}
+
+static void test_tasks_submit_tasks(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  enum { FAN = 64 };
+  static counted_t root, kids[FAN];
+  _Atomic uint64_t counter = 0;
+  _Atomic uint32_t seen = 0;
+  memset(&root, 0, sizeof root);
+  root.task.fn = count_fn;
+  root.counter = &counter;
+  root.seen_by = &seen;
+  root.fanout = FAN;
+  root.pool = pool;
+  root.children = (struct counted_t*)kids;
+  for (int i = 0; i < FAN; ++i) {
+    memset(&kids[i], 0, sizeof kids[i]);
+    kids[i].task.fn = count_fn;
+    kids[i].counter = &counter;
+    kids[i].seen_by = &seen;
+  }
+  air_pool_submit(pool, &root.task);
+  wait_count(&counter, FAN + 1);
+  assert_int_equal(atomic_load(&counter), FAN + 1);
+  air_pool_destroy(pool);
+}
+
+static double cpu_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* An idle pool must sleep: over 200 ms of idleness the process may use only a
+ * sliver of CPU (a spinning worker would use ~200 ms per thread). */
+static void test_idle_workers_sleep(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  static counted_t t;
+  _Atomic uint64_t counter = 0;
+  _Atomic uint32_t seen = 0;
+  memset(&t, 0, sizeof t);
+  t.task.fn = count_fn;
+  t.counter = &counter;
+  t.seen_by = &seen;
+  air_pool_submit(pool, &t.task);
+  wait_count(&counter, 1);
+  struct timespec settle = {0, 20 * 1000 * 1000};
+  nanosleep(&settle, NULL);
+  double c0 = cpu_seconds();
+  struct timespec idle = {0, 200 * 1000 * 1000};
+  nanosleep(&idle, NULL);
+  double used = cpu_seconds() - c0;
+  air_pool_stats_t st;
+  air_pool_stats(pool, &st);
+  air_pool_destroy(pool);
+  assert_true(st.sleeps >= 2);
+  assert_true(used < 0.02);
+}
+
+static void test_bad_thread_count(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  air_status_t s = air_pool_create(NULL, 100000, &pool);
+  assert_int_equal(air_status_code(s), AIR_STATUS_INVALID_ARGUMENT);
+  assert_null(pool);
+  air_status_free(s);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_every_task_runs_once),
+      cmocka_unit_test(test_tasks_submit_tasks),
+      cmocka_unit_test(test_idle_workers_sleep),
+      cmocka_unit_test(test_bad_thread_count),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -13,7 +13,7 @@
 
 static air_semaphore_t* make(uint64_t v) {
   air_semaphore_t* s = NULL;
-  air_status_t st = air_semaphore_create(NULL, v, &s);
+  air_status_t st = air_hal_semaphore_create(NULL, v, &s);
   assert_null(st);
   assert_non_null(s);
   return s;

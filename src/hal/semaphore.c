@@ -32,8 +32,16 @@ static void unlock(air_semaphore_t* s) {
   atomic_flag_clear_explicit(&s->lock, memory_order_release);
 }
 
-air_status_t air_semaphore_create(const air_allocator_t* allocator, uint64_t initial_value,
+air_status_t air_semaphore_create(air_context_t* context, uint64_t initial_value,
                                   air_semaphore_t** out_semaphore) {
+  if (!context)
+    return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT, "air_semaphore_create: NULL context");
+  return air_hal_semaphore_create(air_context_allocator(context), initial_value,
+                                  out_semaphore);
+}
+
+air_status_t air_hal_semaphore_create(const air_allocator_t* allocator,
+                                      uint64_t initial_value, air_semaphore_t** out_semaphore) {
   air_allocator_t a;
   if (allocator)
     a = *allocator;
@@ -54,6 +62,24 @@ air_status_t air_semaphore_create(const air_allocator_t* allocator, uint64_t ini
   s->spin = 4096;
   s->allocator = a;
   *out_semaphore = s;
+  return NULL;
+}
+
+air_status_t air_timepoint_list_wait(const air_timepoint_list_t* list, int64_t timeout_ns) {
+  if (!list || (list->count && (!list->semaphores || !list->values)))
+    return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT, "air_timepoint_list_wait: bad list");
+  int64_t deadline = timeout_ns < 0 ? -1 : air_time_now_ns() + timeout_ns;
+  for (uint32_t i = 0; i < list->count; ++i) {
+    if (!list->semaphores[i])
+      return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT,
+                        "air_timepoint_list_wait: semaphore %u is NULL", i);
+    int64_t left = -1;
+    if (deadline >= 0) {
+      left = deadline - air_time_now_ns();
+      if (left < 0) left = 0;
+    }
+    AIR_RETURN_IF_ERROR(air_semaphore_wait(list->semaphores[i], list->values[i], left));
+  }
   return NULL;
 }
 

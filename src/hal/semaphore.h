@@ -15,9 +15,8 @@
 #include <stdint.h>
 
 #include "air/allocator.h"
+#include "air/semaphore.h"
 #include "air/status.h"
-
-typedef struct air_semaphore_t air_semaphore_t;
 
 /* A callback run once when a timepoint is reached or its semaphore fails.
  * `failure` is borrowed (NULL when reached). Runs on the signalling thread, or
@@ -33,28 +32,12 @@ typedef struct air_timepoint_t {
   void* user;
 } air_timepoint_t;
 
-air_status_t air_semaphore_create(const air_allocator_t* allocator, uint64_t initial_value,
-                                  air_semaphore_t** out_semaphore);
-void air_semaphore_retain(air_semaphore_t* s);
-void air_semaphore_release(air_semaphore_t* s);
-
-/* The current value; when failed returns UINT64_MAX and, if `out_failure` is not
- * NULL, a copy of the failure (caller frees). */
-uint64_t air_semaphore_query(air_semaphore_t* s, air_status_t* out_failure);
-
-/* Advances the value to `value` and wakes whoever waits for it. Signalling a value
- * not greater than the current one is an INVALID_ARGUMENT error (the timeline is
- * monotonic); signalling a failed semaphore returns a copy of its failure. */
-air_status_t air_semaphore_signal(air_semaphore_t* s, uint64_t value);
-
-/* Fails the semaphore with `status` (ownership taken). The first failure wins;
- * later ones are freed. Every pending timepoint fires with the failure. */
-void air_semaphore_fail(air_semaphore_t* s, air_status_t status);
-
-/* Waits until the value is >= `value`, the semaphore fails (returns a copy of its
- * failure), or `timeout_ns` passes (DEADLINE_EXCEEDED). timeout_ns < 0 waits
- * forever; 0 polls. */
-air_status_t air_semaphore_wait(air_semaphore_t* s, uint64_t value, int64_t timeout_ns);
+/* The public calls (create, retain, release, query, signal, fail, wait) are
+ * declared in air/semaphore.h. Signalling a value not greater than the current one
+ * is INVALID_ARGUMENT; signalling a failed semaphore returns a copy of its failure.
+ * Drivers, which hold an allocator rather than a context, create semaphores here: */
+air_status_t air_hal_semaphore_create(const air_allocator_t* allocator,
+                                      uint64_t initial_value, air_semaphore_t** out);
 
 /* Registers `tp` (with tp->value, tp->fn, tp->user set) to run when the timepoint
  * is reached or the semaphore fails. Runs it inline if already resolved. */

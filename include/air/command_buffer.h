@@ -1,0 +1,71 @@
+/* air/command_buffer.h - recorded work for a queue.
+ *
+ * A command buffer records dispatches of executable entries and transfers, and is
+ * submitted with air_device_queue_execute (any number of times once ended).
+ * Commands between two barriers may run concurrently; a barrier makes everything
+ * after it wait for everything before it. Recording is not thread-safe; a recorded
+ * buffer may be submitted from any thread.
+ */
+#ifndef AIR_COMMAND_BUFFER_H_
+#define AIR_COMMAND_BUFFER_H_
+
+#include "air/config.h"
+
+#include <stdint.h>
+
+#include "air/buffer.h"
+#include "air/device.h"
+#include "air/executable.h"
+#include "air/status.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One argument of a dispatch: a memref parameter binds `buffer` at byte `offset`
+ * (its shape comes from the entry's signature); a scalar parameter takes `i` or `f`. */
+typedef struct air_binding_t {
+  air_buffer_t* buffer;
+  uint64_t offset;
+  int64_t i;
+  double f;
+} air_binding_t;
+
+/* Options of one dispatch; zero means defaults. */
+typedef struct air_dispatch_options_t {
+  uint32_t flags;
+  /* A kernel or op that runs longer than this fails the dispatch with
+   * DEADLINE_EXCEEDED naming what was running; 0 = no watchdog. */
+  int64_t watchdog_ns;
+  /* Where to record trace events (air/trace.h), or NULL. */
+  struct air_trace_t* trace;
+} air_dispatch_options_t;
+
+AIR_API air_status_t air_command_buffer_create(air_device_t* device, uint32_t flags,
+                                               air_command_buffer_t** out_command_buffer);
+AIR_API void air_command_buffer_retain(air_command_buffer_t* command_buffer);
+AIR_API void air_command_buffer_release(air_command_buffer_t* command_buffer);
+
+/* Runs entry `ordinal` of `executable` with `bindings` (one per parameter). */
+AIR_API air_status_t air_command_buffer_dispatch(air_command_buffer_t* command_buffer,
+                                                 air_executable_t* executable, uint32_t ordinal,
+                                                 uint32_t binding_count,
+                                                 const air_binding_t* bindings,
+                                                 const air_dispatch_options_t* options);
+AIR_API air_status_t air_command_buffer_copy(air_command_buffer_t* command_buffer,
+                                             air_buffer_t* source, uint64_t source_offset,
+                                             air_buffer_t* target, uint64_t target_offset,
+                                             uint64_t length);
+/* Fills with a repeated 1-, 2- or 4-byte pattern. */
+AIR_API air_status_t air_command_buffer_fill(air_command_buffer_t* command_buffer,
+                                             air_buffer_t* target, uint64_t offset,
+                                             uint64_t length, const void* pattern,
+                                             uint32_t pattern_length);
+AIR_API air_status_t air_command_buffer_barrier(air_command_buffer_t* command_buffer);
+/* Ends recording; the buffer can then be submitted. */
+AIR_API air_status_t air_command_buffer_end(air_command_buffer_t* command_buffer);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* AIR_COMMAND_BUFFER_H_ */

@@ -217,7 +217,7 @@ air_tid_t air_ir_type_scalar(air_program_t* p, air_elem_kind_t elem) {
 
 air_tid_t air_ir_type_memref(air_program_t* p, air_elem_kind_t elem, uint32_t rank,
                              const int64_t* shape, int32_t memspace, const char* layout) {
-  if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_) return 0;
+  if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_ || (rank && !shape)) return 0;
   air_type_info_t t = {0};
   t.kind = AIR_TYPE_MEMREF;
   t.elem = elem;

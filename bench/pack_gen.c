@@ -1,0 +1,73 @@
+/* pack_gen.c - see pack_gen.h. */
+#include "pack_gen.h"
+
+#include <stdlib.h>
+
+static uint64_t next(uint64_t* s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t* s, uint64_t n) { return n ? next(s) % n : 0; }
+
+air_pack_buffer_t* pack_gen_random(size_t n, uint64_t seed, size_t* count) {
+  air_pack_buffer_t* b = malloc((n ? n : 1) * sizeof *b);
+  if (!b) return NULL;
+  uint64_t s = seed;
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t lower = below(&s, n);
+    uint64_t len = below(&s, 100) < 95 ? 1 + below(&s, 16) : 1 + below(&s, 1024);
+    unsigned e = 6 + (unsigned)below(&s, 15);
+    b[i] = (air_pack_buffer_t){lower, lower + len, (1ull << e) + below(&s, 1ull << e)};
+  }
+  *count = n;
+  return b;
+}
+
+air_pack_buffer_t* pack_gen_cnn(uint64_t seed, size_t* count) {
+  enum { LAYERS = 100, STAGES = 5 };
+  air_pack_buffer_t* b = malloc(4 * LAYERS * sizeof *b);
+  if (!b) return NULL;
+  uint64_t s = seed;
+  size_t n = 0;
+  const uint64_t end = 2 * LAYERS + 2;
+  for (uint64_t i = 0; i < LAYERS; ++i) {
+    unsigned stage = (unsigned)(i * STAGES / LAYERS);
+    /* Resolution halves per stage while channels double: bytes halve. */
+    uint64_t act = (8ull << 20) >> stage;
+    act += below(&s, act / 4);
+    b[n++] = (air_pack_buffer_t){i, end - i, act};                    /* kept for backward */
+    b[n++] = (air_pack_buffer_t){i, i + 1, act / 2 + below(&s, act)}; /* conv workspace */
+    uint64_t j = end - i - 1;                                         /* backward step */
+    b[n++] = (air_pack_buffer_t){j, j + 2, act};                      /* activation grad */
+    if (i % 3 == 0) b[n++] = (air_pack_buffer_t){j, j + 1, (64ull << 10) << stage}; /* wgrad */
+  }
+  *count = n;
+  return b;
+}
+
+air_pack_buffer_t* pack_gen_transformer(uint64_t seed, size_t* count) {
+  enum { LAYERS = 48, STEPS = 8 };
+  const uint64_t d = 4096 * 512 * 2; /* hidden: 512 tokens x 4096 x bf16 */
+  air_pack_buffer_t* b = malloc(LAYERS * 10 * sizeof *b);
+  if (!b) return NULL;
+  uint64_t s = seed;
+  size_t n = 0;
+  for (uint64_t l = 0; l < LAYERS; ++l) {
+    uint64_t t = l * STEPS;
+    b[n++] = (air_pack_buffer_t){t, t + STEPS + 1, d};                        /* residual stream */
+    b[n++] = (air_pack_buffer_t){t, t + 1, d};                                /* layer norm out */
+    b[n++] = (air_pack_buffer_t){t + 1, t + 3, d};                            /* q */
+    b[n++] = (air_pack_buffer_t){t + 1, t + 4, d};                            /* k */
+    b[n++] = (air_pack_buffer_t){t + 1, t + 4, d};                            /* v */
+    b[n++] = (air_pack_buffer_t){t + 2, t + 4, 32ull * 512 * 512 * 2};        /* scores */
+    b[n++] = (air_pack_buffer_t){t + 3, t + 5, d};                            /* attention out */
+    b[n++] = (air_pack_buffer_t){t + 5, t + 7, 4 * d};                        /* MLP hidden */
+    b[n++] = (air_pack_buffer_t){t + 6, t + 8, d};                            /* MLP out */
+    if (below(&s, 4) == 0) b[n++] = (air_pack_buffer_t){t + 4, t + 6, d / 8}; /* scratch */
+  }
+  *count = n;
+  return b;
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# setup-deps.sh - installs the Debian packages libairrt's build, tests, sanitizers
+# and fuzzer need. Idempotent: when every package is already installed it touches
+# nothing (no apt-get update, no network); otherwise it updates the package lists
+# once and installs only what is missing. Uses sudo only when not root.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build gcc clang pkg-config binutils
+  libcmocka-dev   # unit tests
+  libelf-dev      # artifact files (ELF containers)
+  libclang-rt-dev # clang's sanitizer and libFuzzer runtimes
+  python3
+)
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+  echo "setup-deps: not a Debian system; install these yourself: ${packages[*]}" >&2
+  exit 0
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || {
+    echo "setup-deps: need root or sudo to install: ${missing[*]}" >&2
+    exit 1
+  }
+  sudo=(sudo)
+fi
+echo "setup-deps: installing ${missing[*]}" >&2
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -q
+"${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+  --no-install-recommends "${missing[@]}"

@@ -1,0 +1,8 @@
+// expect-ok
+// expect-warnings: 2
+// Module-level operations of other dialects are kept verbatim, with a warning.
+memref.global "private" constant @lut : memref<4xi32> = dense<[1, 2, 3, 4]>
+llvm.mlir.global internal @g(0 : i32) {addr_space = 0 : i32} : i32
+func.func @uses_nothing() {
+  return
+}

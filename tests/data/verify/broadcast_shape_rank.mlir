@@ -1,0 +1,2 @@
+// RULE: broadcast-shape
+air.channel @c [1, 1] {broadcast_shape = [4]} // ERROR

@@ -1,0 +1,2 @@
+// RULE: broadcast-shape
+air.channel @c [0, 4] // ERROR

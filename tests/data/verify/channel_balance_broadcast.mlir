@@ -1,0 +1,20 @@
+// RULE: channel-balance
+// One put reaches the four receivers of broadcast_shape [1, 4], but the herd
+// has only two tiles to receive.
+air.channel @c [1, 1] {broadcast_shape = [1, 4]} // ERROR
+func.func @f() {
+  air.launch () in () {
+    air.segment @s {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      %buf = memref.alloc() : memref<64xf32, 1>
+      %p = air.channel.put async @c[%c0, %c0] (%buf[] [] []) : (memref<64xf32, 1>)
+      %h = air.herd @h async tile (%x, %y) in (%sx=%c1, %sy=%c2) {
+        %b = memref.alloc() : memref<64xf32, 2>
+        air.channel.get @c[%x, %y] (%b[] [] []) : (memref<64xf32, 2>)
+      }
+    }
+  }
+  return
+}

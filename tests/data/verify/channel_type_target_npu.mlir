@@ -1,0 +1,3 @@
+// RULE: channel-type
+// TARGET: npu2
+air.channel @c [1] {channel_type = "gpu_symmetric_heap"} // ERROR

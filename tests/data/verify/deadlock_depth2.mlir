@@ -1,0 +1,16 @@
+// RULE: deadlock
+// Depth 2 lets one transfer run ahead of the gets, not two.
+air.channel @C [] {depth = 2}
+func.func @f() {
+  air.launch () in () {
+    air.segment @s {
+      %a = memref.alloc() : memref<64xf32, 1>
+      %b = memref.alloc() : memref<64xf32, 1>
+      air.channel.put @C[] (%a[] [] []) : (memref<64xf32, 1>)
+      air.channel.put @C[] (%b[] [] []) : (memref<64xf32, 1>) // ERROR
+      air.channel.get @C[] (%a[] [] []) : (memref<64xf32, 1>)
+      air.channel.get @C[] (%b[] [] []) : (memref<64xf32, 1>)
+    }
+  }
+  return
+}

@@ -1,0 +1,15 @@
+// RULE: isolation
+// The herd body uses the segment's L2 buffer without passing it through args.
+func.func @f() {
+  air.launch () in () {
+    air.segment @s {
+      %c1 = arith.constant 1 : index
+      %l2 = memref.alloc() : memref<64xf32, 1>
+      air.herd @h tile (%x, %y) in (%sx=%c1, %sy=%c1) {
+        %l1 = memref.alloc() : memref<64xf32, 2>
+        air.dma_memcpy_nd (%l1[] [] [], %l2[] [] []) : (memref<64xf32, 2>, memref<64xf32, 1>) // ERROR
+      }
+    }
+  }
+  return
+}

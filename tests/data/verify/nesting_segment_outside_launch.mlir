@@ -1,0 +1,6 @@
+// RULE: nesting
+func.func @f() {
+  air.segment @s { // ERROR
+  }
+  return
+}

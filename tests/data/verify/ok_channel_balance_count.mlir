@@ -1,0 +1,27 @@
+// RULE: none
+// Each of the 4 tiles reads two blocks and the segment sends each tile two.
+air.channel @c [4, 1]
+func.func @f() {
+  air.launch () in () {
+    air.segment @s {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %buf = memref.alloc() : memref<256xf32, 1>
+      %c2 = arith.constant 2 : index
+      scf.parallel (%i, %r) = (%c0, %c0) to (%c4, %c2) step (%c1, %c1) {
+        %p = air.channel.put async @c[%i, %c0] (%buf[] [] []) : (memref<256xf32, 1>)
+      }
+      air.herd @h tile (%x, %y) in (%sx=%c4, %sy=%c1) {
+        %c0_0 = arith.constant 0 : index
+        %c1_0 = arith.constant 1 : index
+        %c2_0 = arith.constant 2 : index
+        %b = memref.alloc() : memref<256xf32, 2>
+        scf.for %k = %c0_0 to %c2_0 step %c1_0 {
+          air.channel.get @c[%x, %y] (%b[] [] []) : (memref<256xf32, 2>)
+        }
+      }
+    }
+  }
+  return
+}

@@ -1,0 +1,16 @@
+// RULE: none
+func.func @f() {
+  air.launch () in () {
+    air.segment @s {
+      %c1 = arith.constant 1 : index
+      %l2 = memref.alloc() : memref<64xf32, 1>
+      air.herd @h tile (%x, %y) in (%sx=%c1, %sy=%c1) {
+        %t, %b = air.execute -> (memref<64xf32, 2>) {
+          %a = memref.alloc() : memref<64xf32, 2>
+          air.execute_terminator %a : memref<64xf32, 2>
+        }
+      }
+    }
+  }
+  return
+}

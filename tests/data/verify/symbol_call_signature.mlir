@@ -1,0 +1,6 @@
+// RULE: symbol
+func.func private @kernel(memref<64xf32>)
+func.func @f(%a: memref<32xf32>) {
+  func.call @kernel(%a) : (memref<32xf32>) -> () // ERROR
+  return
+}

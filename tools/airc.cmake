@@ -1,0 +1,10 @@
+# airc: the schedule compiler's command line (TOOLS.md). Subcommands live in
+# airc.c's dispatch table; a subcommand with its own source file is added here.
+add_executable(airc
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)
+target_include_directories(airc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+# The static archive: an installed airc then runs without LD_LIBRARY_PATH or rpath.
+target_link_libraries(airc PRIVATE airrt_internal)
+install(TARGETS airc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

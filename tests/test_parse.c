@@ -16,6 +16,8 @@
 
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "air/context.h"
 #include "runtime/ir.h"
 #include "runtime/parse.h"
@@ -26,36 +28,6 @@
 /*---------------------------------------------------------------------------*/
 /* Helpers                                                                   */
 /*---------------------------------------------------------------------------*/
-
-static int setup(void** state) {
-  air_context_t* ctx = NULL;
-  air_status_t s = air_context_create(NULL, NULL, &ctx);
-  if (s) air_status_free(s);
-  *state = ctx;
-  return ctx ? 0 : -1;
-}
-
-static int teardown(void** state) {
-  air_context_destroy(*state);
-  return 0;
-}
-
-static char* read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char* buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  if (buf) buf[n] = 0;
-  *len = (size_t)n;
-  return buf;
-}
 
 /* Parses `len` bytes as "<input>"; returns the status, *out the program or NULL. */
 static air_status_t parse_n(air_context_t* ctx, const char* text, size_t len,
@@ -83,7 +55,7 @@ static air_program_t* parse_file_ok(air_context_t* ctx, const char* name) {
   char path[512];
   snprintf(path, sizeof path, "%s/%s", PROGRAMS, name);
   size_t len;
-  char* text = read_file(path, &len);
+  char* text = test_read_file(path, &len);
   assert_non_null(text);
   air_program_t* p;
   air_status_t s = parse_n(ctx, text, len, 1, &p);
@@ -1056,7 +1028,7 @@ static void test_out_of_memory(void** state) {
   size_t len;
   char path[512];
   snprintf(path, sizeof path, "%s/%s", PROGRAMS, "execute_results.mlir");
-  char* text = read_file(path, &len);
+  char* text = test_read_file(path, &len);
   assert_non_null(text);
   int oom = 0;
   for (long budget = 0;; ++budget) {
@@ -1236,7 +1208,7 @@ static void test_syntax_cases(void** state) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", SYNTAX, files.name[i]);
     size_t len;
-    char* text = read_file(path, &len);
+    char* text = test_read_file(path, &len);
     assert_non_null(text);
     air_program_t* p;
     air_status_t s = parse_n(*state, text, len, 1, &p);
@@ -1282,7 +1254,7 @@ static void test_prefixes_and_mutations(void** state) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", PROGRAMS, files.name[f]);
     size_t len;
-    char* text = read_file(path, &len);
+    char* text = test_read_file(path, &len);
     assert_non_null(text);
     int ok = 0;
     for (size_t k = 0; k <= len; ++k) {
@@ -1318,29 +1290,29 @@ static void test_prefixes_and_mutations(void** state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_programs_parse, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_matmul_structure, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_old_token_structure, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_spec_forms_structure, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_attribute_kinds, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_scalar_ops, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_linalg_and_bf16, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_execute_results, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_dma_and_segments, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_implicit_terminators, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_ssa_scoping, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_first_line_offset, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_affine_expressions, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_opaque_and_skipped_text, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_nesting_limits, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_scaling, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_type_and_token_spellings, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_bracketed_placement, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_misc_forms, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_programs_parse, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_matmul_structure, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_old_token_structure, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_spec_forms_structure, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_attribute_kinds, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_scalar_ops, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_linalg_and_bf16, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_execute_results, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_dma_and_segments, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_implicit_terminators, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_ssa_scoping, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_first_line_offset, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_affine_expressions, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_opaque_and_skipped_text, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_nesting_limits, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_scaling, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_type_and_token_spellings, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_bracketed_placement, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_misc_forms, test_context_setup, test_context_teardown),
       cmocka_unit_test(test_out_of_memory),
-      cmocka_unit_test_setup_teardown(test_malformed, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_syntax_cases, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_prefixes_and_mutations, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_malformed, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_syntax_cases, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_prefixes_and_mutations, test_context_setup, test_context_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,8 @@
 
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "air/context.h"
 #include "runtime/ir.h"
 #include "runtime/parse.h"
@@ -53,21 +55,6 @@ static void collect(paths_t* ps) {
     closedir(dir);
   }
   if (ps->n) qsort(ps->v, ps->n, sizeof *ps->v, cmp_str);
-}
-
-static char* read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  size_t cap = 1 << 16, n = 0;
-  char* buf = malloc(cap + 1);
-  for (size_t k; buf && (k = fread(buf + n, 1, cap - n, f)) > 0;) {
-    n += k;
-    if (n == cap) buf = realloc(buf, (cap *= 2) + 1);
-  }
-  fclose(f);
-  if (buf) buf[n] = 0;
-  *len = n;
-  return buf;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -195,7 +182,7 @@ static void test_corpus(void** state) {
   size_t failures = 0, inputs = 0;
   for (size_t i = 0; i < ps.n; ++i) {
     size_t len = 0;
-    char* text = read_file(ps.v[i], &len);
+    char* text = test_read_file(ps.v[i], &len);
     assert_non_null(text);
     const char* chunk = text;
     uint32_t line = 1, chunk_line = 1;
@@ -464,22 +451,10 @@ static void test_fixed_points(void** state) {
   assert_int_equal(failures, 0);
 }
 
-static int setup(void** state) {
-  air_context_t* ctx = NULL;
-  if (air_context_create(NULL, NULL, &ctx)) return -1;
-  *state = ctx;
-  return 0;
-}
-
-static int teardown(void** state) {
-  air_context_destroy(*state);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_corpus),
       cmocka_unit_test(test_fixed_points),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, test_context_setup, test_context_teardown);
 }

@@ -160,6 +160,27 @@ static void test_timepoint_callbacks(void** state) {
   air_semaphore_release(s);
 }
 
+/* Registration out of value order still resolves each timepoint exactly when its
+ * value is reached (the pending list is kept sorted). */
+static void test_timepoints_out_of_order(void** state) {
+  (void)state;
+  air_semaphore_t* s = make(0);
+  enum { N = 6 };
+  const uint64_t values[N] = {5, 2, 9, 3, 9, 1};
+  cb_state_t c[N];
+  air_timepoint_t tp[N];
+  memset(c, 0, sizeof c);
+  for (int i = 0; i < N; ++i) {
+    tp[i] = (air_timepoint_t){NULL, values[i], on_timepoint, &c[i]};
+    air_semaphore_notify(s, &tp[i]);
+  }
+  for (uint64_t v = 1; v <= 10; ++v) {
+    assert_null(air_semaphore_signal(s, v));
+    for (int i = 0; i < N; ++i) assert_int_equal(c[i].calls, values[i] <= v ? 1 : 0);
+  }
+  air_semaphore_release(s);
+}
+
 static void test_release_cancels_pending(void** state) {
   (void)state;
   air_semaphore_t* s = make(0);
@@ -214,6 +235,7 @@ int main(void) {
       cmocka_unit_test(test_cross_thread_signal),
       cmocka_unit_test(test_failure_reaches_every_waiter),
       cmocka_unit_test(test_timepoint_callbacks),
+      cmocka_unit_test(test_timepoints_out_of_order),
       cmocka_unit_test(test_release_cancels_pending),
       cmocka_unit_test(test_ping_pong),
   };

@@ -20,6 +20,8 @@
 
 #include <cmocka.h>
 
+#include "test_util.h"
+
 #include "air/context.h"
 #include "air/program.h"
 #include "runtime/ir.h"
@@ -38,23 +40,6 @@ static const char* const k_rules[] = {
 /*---------------------------------------------------------------------------*/
 /* Helpers                                                                   */
 /*---------------------------------------------------------------------------*/
-
-static char* read_file(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char* s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) {
-    free(s);
-    s = NULL;
-  }
-  fclose(f);
-  if (s) s[n] = 0;
-  *len = s ? (size_t)n : 0;
-  return s;
-}
 
 /* True when `msg` has a line starting with "<file>:<line>:" that names [rule]. */
 static bool has_error(const char* msg, const char* file, uint32_t line, const char* rule) {
@@ -83,7 +68,7 @@ static bool has_rule(const char* msg, const char* rule) {
 typedef void (*part_fn)(const char* path, air_program_t* p, const char* text, void* user);
 static int for_each_part(air_context_t* ctx, const char* path, part_fn fn, void* user) {
   size_t len;
-  char* text = read_file(path, &len);
+  char* text = test_read_file(path, &len);
   assert_non_null(text);
   int parts = 0;
   uint32_t line = 1;
@@ -888,18 +873,6 @@ static void test_large_program(void** state) {
   air_ir_program_free(h.p);
 }
 
-static int setup(void** state) {
-  air_context_t* ctx = NULL;
-  if (air_context_create(NULL, NULL, &ctx)) return -1;
-  *state = ctx;
-  return 0;
-}
-
-static int teardown(void** state) {
-  air_context_destroy(*state);
-  return 0;
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_data_files),      cmocka_unit_test(test_valid_programs),
@@ -909,5 +882,5 @@ int main(void) {
       cmocka_unit_test(test_token_list),      cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_mutations),       cmocka_unit_test(test_large_program),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, test_context_setup, test_context_teardown);
 }

@@ -20,8 +20,12 @@ struct air_semaphore_t {
   _Atomic uint32_t sleepers;
   _Atomic uint32_t epoch;
   uint32_t spin;
-  atomic_flag lock; /* guards `pending` */
+  atomic_flag lock; /* guards `pending` and `pending_tail` */
+  /* Sorted by value: a signal detaches a prefix, and the common registration (a
+   * value at or above every pending one, as pipelined submissions make) appends at
+   * the tail, so both stay O(1) however long the chain. */
   air_timepoint_t* pending;
+  air_timepoint_t* pending_tail;
   air_allocator_t allocator;
 };
 
@@ -92,7 +96,7 @@ void air_semaphore_release(air_semaphore_t* s) {
   /* Timepoints still pending belong to callers that would otherwise wait forever:
    * tell them the timeline is gone. */
   air_timepoint_t* tp = s->pending;
-  s->pending = NULL;
+  s->pending = s->pending_tail = NULL;
   if (tp) {
     air_status_t st = AIR_STATUS(&s->allocator, AIR_STATUS_CANCELLED,
                                  "semaphore destroyed with timepoints pending");
@@ -124,19 +128,18 @@ static void wake_sleepers(air_semaphore_t* s) {
   air_futex_wake_all(&s->epoch);
 }
 
-/* Detaches the timepoints that `value` (or a failure) resolves. */
+/* Detaches the timepoints that `value` (or, with `all`, a failure) resolves. */
 static air_timepoint_t* take_resolved(air_semaphore_t* s, uint64_t value, bool all) {
-  air_timepoint_t *done = NULL, **link = &s->pending;
   lock(s);
-  while (*link) {
-    air_timepoint_t* tp = *link;
-    if (all || tp->value <= value) {
-      *link = tp->next;
-      tp->next = done;
-      done = tp;
-    } else {
-      link = &tp->next;
-    }
+  air_timepoint_t* done = s->pending;
+  air_timepoint_t* last = NULL;
+  for (air_timepoint_t* tp = done; tp && (all || tp->value <= value); tp = tp->next) last = tp;
+  if (!last) {
+    done = NULL;
+  } else {
+    s->pending = last->next;
+    if (!s->pending) s->pending_tail = NULL;
+    last->next = NULL;
   }
   unlock(s);
   return done;
@@ -183,8 +186,19 @@ void air_semaphore_notify(air_semaphore_t* s, air_timepoint_t* tp) {
   air_status_t f = atomic_load_explicit(&s->failure, memory_order_acquire);
   bool reached = f || atomic_load(&s->value) >= tp->value;
   if (!reached) {
-    tp->next = s->pending;
-    s->pending = tp;
+    tp->next = NULL;
+    if (!s->pending_tail || s->pending_tail->value <= tp->value) {
+      if (s->pending_tail)
+        s->pending_tail->next = tp;
+      else
+        s->pending = tp;
+      s->pending_tail = tp;
+    } else {
+      air_timepoint_t** link = &s->pending;
+      while ((*link)->value <= tp->value) link = &(*link)->next;
+      tp->next = *link;
+      *link = tp;
+    }
   }
   unlock(s);
   if (reached) tp->fn(tp->user, f);

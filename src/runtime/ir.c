@@ -151,6 +151,7 @@ void air_ir_program_free(air_program_t* p) {
   for (uint32_t i = 0; i < p->n_warnings; ++i) a.free(a.self, p->warnings[i]);
   a.free(a.self, p->warnings);
   a.free(a.self, p->types);
+  a.free(a.self, p->type_index);
   a.free(a.self, p->values);
   a.free(a.self, p->aliases);
   air_arena_deinit(&p->arena);
@@ -176,15 +177,50 @@ static bool same_str(const char* a, const char* b) {
   return strcmp(a, b) == 0;
 }
 
-static air_tid_t intern(air_program_t* p, const air_type_info_t* t) {
-  for (uint32_t i = 1; i < p->n_types; ++i) {
-    const air_type_info_t* u = &p->types[i];
-    if (u->kind != t->kind || u->elem != t->elem || u->old_spelling != t->old_spelling ||
-        u->rank != t->rank || u->memspace != t->memspace || !same_str(u->layout, t->layout))
-      continue;
-    if (t->rank && memcmp(u->shape, t->shape, t->rank * sizeof(int64_t)) != 0) continue;
-    return i;
+static uint64_t type_hash(const air_type_info_t* t) {
+  uint64_t h = 1469598103934665603ull;
+#define MIX(x) (h = (h ^ (uint64_t)(x)) * 1099511628211ull)
+  MIX(t->kind);
+  MIX(t->elem);
+  MIX(t->old_spelling);
+  MIX(t->rank);
+  MIX((uint32_t)t->memspace);
+  for (uint32_t i = 0; i < t->rank; ++i) MIX(t->shape[i]);
+  for (const char* c = t->layout; c && *c; ++c) MIX(*c);
+#undef MIX
+  return h ^ (h >> 29);
+}
+
+static bool type_equal(const air_type_info_t* u, const air_type_info_t* t) {
+  return u->kind == t->kind && u->elem == t->elem && u->old_spelling == t->old_spelling &&
+         u->rank == t->rank && u->memspace == t->memspace && same_str(u->layout, t->layout) &&
+         (!t->rank || memcmp(u->shape, t->shape, t->rank * sizeof(int64_t)) == 0);
+}
+
+/* Rebuilds the hash index at twice the size: lookups stay O(1) however many
+ * distinct types a program spells. */
+static bool type_index_grow(air_program_t* p) {
+  uint32_t cap = p->cap_type_index ? p->cap_type_index * 2 : 64;
+  uint32_t* idx = p->allocator.alloc(p->allocator.self, cap * sizeof(uint32_t));
+  if (!idx) return false;
+  memset(idx, 0, cap * sizeof(uint32_t));
+  for (uint32_t id = 1; id < p->n_types; ++id) {
+    uint32_t k = (uint32_t)type_hash(&p->types[id]) & (cap - 1);
+    while (idx[k]) k = (k + 1) & (cap - 1);
+    idx[k] = id;
   }
+  p->allocator.free(p->allocator.self, p->type_index);
+  p->type_index = idx;
+  p->cap_type_index = cap;
+  return true;
+}
+
+static air_tid_t intern(air_program_t* p, const air_type_info_t* t) {
+  if ((uint64_t)(p->n_types + 1) * 2 > p->cap_type_index && !type_index_grow(p)) return 0;
+  uint32_t mask = p->cap_type_index - 1;
+  uint32_t k = (uint32_t)type_hash(t) & mask;
+  for (; p->type_index[k]; k = (k + 1) & mask)
+    if (type_equal(&p->types[p->type_index[k]], t)) return p->type_index[k];
   if (!grow(p, (void**)&p->types, &p->cap_types, p->n_types + 1, sizeof(*t))) return 0;
   air_type_info_t copy = *t;
   if (t->rank) {
@@ -197,6 +233,7 @@ static air_tid_t intern(air_program_t* p, const air_type_info_t* t) {
   }
   if (t->layout && !(copy.layout = air_ir_strndup(p, t->layout, strlen(t->layout)))) return 0;
   p->types[p->n_types] = copy;
+  p->type_index[k] = p->n_types;
   return p->n_types++;
 }
 
@@ -420,31 +457,33 @@ bool air_aff_eval(const air_aff_t* e, const int64_t* dims, const int64_t* syms, 
   }
 }
 
+/* `file:line:col: <severity>: <message>` on the program's allocator, or NULL. */
+static char* format_diag(const air_program_t* p, const char* severity, uint32_t line,
+                         uint32_t col, const char* fmt, va_list ap) {
+  air_sb_t sb;
+  air_sb_init(&sb, &p->allocator);
+  air_sb_printf(&sb, "%s:%u:%u: %s: ", p->filename, line, col, severity);
+  air_sb_vprintf(&sb, fmt, ap);
+  return air_sb_take(&sb, NULL);
+}
+
 void air_ir_warn(air_program_t* p, uint32_t line, uint32_t col, const char* fmt, ...) {
   if (!grow(p, (void**)&p->warnings, &p->cap_warnings, p->n_warnings + 1, sizeof(char*)))
     return;
-  air_sb_t sb;
-  air_sb_init(&sb, &p->allocator);
-  air_sb_printf(&sb, "%s:%u:%u: warning: ", p->filename, line, col);
   va_list ap;
   va_start(ap, fmt);
-  air_sb_vprintf(&sb, fmt, ap);
+  char* s = format_diag(p, "warning", line, col, fmt, ap);
   va_end(ap);
-  char* s = air_sb_take(&sb, NULL);
   if (s) p->warnings[p->n_warnings++] = s;
 }
 
 air_status_t air_ir_error_at(const air_program_t* p, air_status_code_t code, uint32_t line,
                              uint32_t col, const char* src_file, uint32_t src_line,
                              const char* fmt, ...) {
-  air_sb_t sb;
-  air_sb_init(&sb, &p->allocator);
-  air_sb_printf(&sb, "%s:%u:%u: error: ", p->filename, line, col);
   va_list ap;
   va_start(ap, fmt);
-  air_sb_vprintf(&sb, fmt, ap);
+  char* s = format_diag(p, "error", line, col, fmt, ap);
   va_end(ap);
-  char* s = air_sb_take(&sb, NULL);
   air_status_t st = air_status_make(&p->allocator, code, src_file, src_line,
                                     s ? s : "out of memory formatting an error");
   if (s) p->allocator.free(p->allocator.self, s);

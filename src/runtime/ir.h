@@ -339,6 +339,8 @@ struct air_program_t {
 
   air_type_info_t* types;   /* types[0] is NONE */
   uint32_t n_types, cap_types;
+  uint32_t* type_index;     /* open-addressed hash of types: slot -> id (0 empty) */
+  uint32_t cap_type_index;  /* power of two, > 2 * n_types */
   air_value_info_t* values; /* values[0] is unused */
   uint32_t n_values, cap_values;
   air_alias_t* aliases;

@@ -39,7 +39,9 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
 void air_pool_destroy(air_pool_t* pool);
 uint32_t air_pool_threads(const air_pool_t* pool);
 
-/* Queues one task. */
+/* Queues one task. The call touches the pool after the task is queued (to wake a
+ * sleeper), so a submitter that is not itself a worker must keep the pool alive
+ * until the call returns, even if the task has already run. */
 void air_pool_submit(air_pool_t* pool, air_task_t* task);
 /* Queues a chain first..last (linked through ->next) in one step. */
 void air_pool_submit_chain(air_pool_t* pool, air_task_t* first, air_task_t* last,

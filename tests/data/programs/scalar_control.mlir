@@ -87,7 +87,10 @@ module {
             memref.copy %results, %alloc : memref<32x32xi32, 2> to memref<32x32xi32, 2>
             memref.dealloc %alloc : memref<32x32xi32, 2>
           }
-          %8 = air.dma_memcpy_nd async [%7] (%arg7[] [] [], %results[] [] []) : (memref<32x32xi32>, memref<32x32xi32, 2>)
+          %c16 = arith.constant 16 : index
+          %c32 = arith.constant 32 : index
+          %c1_1 = arith.constant 1 : index
+          %8 = air.dma_memcpy_nd async [%7] (%arg7[%4, %5] [%c16, %c16] [%c32, %c1_1], %results[%4, %5] [%c16, %c16] [%c32, %c1_1]) : (memref<32x32xi32>, memref<32x32xi32, 2>)
           %async_token_1 = air.execute [%8] {
             memref.dealloc %results : memref<32x32xi32, 2>
           }

@@ -1,0 +1,132 @@
+/* cpu_command_buffer.c - recording for the cpu device: a flat list of commands
+ * holding raw host pointers (buffers are host memory and stay retained by the
+ * command buffer), plus one array with every dispatch's arguments. Recording
+ * never fails past the checks of command_buffer.c except for memory. */
+#include <string.h>
+
+#include "hal/cpu/cpu_device.h"
+#include "runtime/status_util.h"
+
+static air_cpu_command_buffer_t* cpu_cb(air_command_buffer_t* cb) {
+  return (air_cpu_command_buffer_t*)cb;
+}
+
+static void cb_destroy(air_resource_t* r) {
+  air_cpu_command_buffer_t* c = (air_cpu_command_buffer_t*)r;
+  air_allocator_t a = c->base.allocator;
+  air_command_buffer_deinit(&c->base);
+  a.free(a.self, c->cmds);
+  a.free(a.self, c->args);
+  a.free(a.self, c);
+}
+
+static air_status_t grow(air_cpu_command_buffer_t* c, void** items, uint32_t* cap,
+                         uint32_t need, size_t item_size) {
+  if (need <= *cap) return NULL;
+  uint32_t n = *cap ? *cap : 16;
+  while (n < need) {
+    if (n > UINT32_MAX / 2) goto oom;
+    n *= 2;
+  }
+  void* p = c->base.allocator.realloc(c->base.allocator.self, *items, (size_t)n * item_size);
+  if (!p) goto oom;
+  *items = p;
+  *cap = n;
+  return NULL;
+oom:
+  return AIR_STATUS(&c->base.allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
+                    "out of memory recording command %u", c->n_cmds);
+}
+
+static air_status_t push(air_cpu_command_buffer_t* c, const air_cpu_cmd_t* cmd) {
+  if (c->n_cmds == UINT32_MAX)
+    return AIR_STATUS(&c->base.allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "too many commands");
+  AIR_RETURN_IF_ERROR(grow(c, (void**)&c->cmds, &c->cap_cmds, c->n_cmds + 1, sizeof(*cmd)));
+  c->cmds[c->n_cmds++] = *cmd;
+  return NULL;
+}
+
+static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, uint32_t ordinal,
+                                uint32_t n_args, const air_arg_t* args,
+                                const air_dispatch_options_t* options) {
+  air_cpu_command_buffer_t* c = cpu_cb(cb);
+  if (n_args > UINT32_MAX - c->n_args)
+    return AIR_STATUS(&cb->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "too many dispatch arguments");
+  AIR_RETURN_IF_ERROR(
+      grow(c, (void**)&c->args, &c->cap_args, c->n_args + n_args, sizeof(air_arg_t)));
+  air_cpu_cmd_t cmd = {.kind = AIR_CPU_CMD_DISPATCH};
+  cmd.u.dispatch.executable = e;
+  cmd.u.dispatch.entry = e->entries[ordinal].func;
+  cmd.u.dispatch.n_args = n_args;
+  cmd.u.dispatch.first_arg = c->n_args;
+  cmd.u.dispatch.watchdog_ns = options->watchdog_ns;
+  cmd.u.dispatch.trace = options->trace;
+  AIR_RETURN_IF_ERROR(push(c, &cmd));
+  if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
+  c->n_args += n_args;
+  return NULL;
+}
+
+static air_status_t cb_copy(air_command_buffer_t* cb, air_buffer_t* source, uint64_t source_offset,
+                            air_buffer_t* target, uint64_t target_offset, uint64_t length) {
+  air_cpu_cmd_t cmd = {.kind = AIR_CPU_CMD_COPY};
+  cmd.u.copy.source = (const char*)source->host_ptr + source_offset;
+  cmd.u.copy.target = (char*)target->host_ptr + target_offset;
+  cmd.u.copy.length = length;
+  return push(cpu_cb(cb), &cmd);
+}
+
+static air_status_t cb_fill(air_command_buffer_t* cb, air_buffer_t* target, uint64_t offset,
+                            uint64_t length, uint32_t pattern, uint32_t pattern_length) {
+  (void)pattern_length; /* `pattern` already repeats it to 4 bytes */
+  air_cpu_cmd_t cmd = {.kind = AIR_CPU_CMD_FILL};
+  cmd.u.fill.target = (char*)target->host_ptr + offset;
+  cmd.u.fill.length = length;
+  cmd.u.fill.pattern = pattern;
+  return push(cpu_cb(cb), &cmd);
+}
+
+/* A leading barrier or two in a row order nothing: drop them. */
+static air_status_t cb_barrier(air_command_buffer_t* cb) {
+  air_cpu_command_buffer_t* c = cpu_cb(cb);
+  if (c->n_cmds == 0 || c->cmds[c->n_cmds - 1].kind == AIR_CPU_CMD_BARRIER) return NULL;
+  air_cpu_cmd_t cmd = {.kind = AIR_CPU_CMD_BARRIER};
+  return push(c, &cmd);
+}
+
+/* A submission needs one task node per transfer of its widest wave; nodes are
+ * reused wave after wave. */
+static air_status_t cb_end(air_command_buffer_t* cb) {
+  air_cpu_command_buffer_t* c = cpu_cb(cb);
+  if (c->n_cmds && c->cmds[c->n_cmds - 1].kind == AIR_CPU_CMD_BARRIER) --c->n_cmds;
+  uint32_t wave = 0;
+  for (uint32_t i = 0; i < c->n_cmds; ++i) {
+    air_cpu_cmd_kind_t k = c->cmds[i].kind;
+    if (k == AIR_CPU_CMD_BARRIER) wave = 0;
+    if (k == AIR_CPU_CMD_COPY || k == AIR_CPU_CMD_FILL) ++wave;
+    if (wave > c->max_wave_transfers) c->max_wave_transfers = wave;
+  }
+  return NULL;
+}
+
+static const air_command_buffer_vtable_t k_cb_vtable = {
+    .resource = {cb_destroy},
+    .dispatch = cb_dispatch,
+    .copy = cb_copy,
+    .fill = cb_fill,
+    .barrier = cb_barrier,
+    .end = cb_end,
+};
+
+air_status_t air_cpu_command_buffer_create(air_device_t* device, uint32_t flags,
+                                           air_command_buffer_t** out) {
+  (void)flags;
+  const air_allocator_t* a = &device->allocator;
+  air_cpu_command_buffer_t* c = a->alloc(a->self, sizeof(*c));
+  if (!c)
+    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory creating a command buffer");
+  memset(c, 0, sizeof(*c));
+  air_command_buffer_init(&c->base, &k_cb_vtable, device);
+  *out = &c->base;
+  return NULL;
+}

@@ -1,0 +1,77 @@
+/* cpu_device.h - the cpu driver: host memory, a worker pool, and the interpreter.
+ *
+ * cpu_device.c opens the device and makes buffers and executables,
+ * cpu_command_buffer.c records commands into a flat list, and cpu_queue.c runs
+ * submissions on the pool. Buffers are host memory, so commands keep raw pointers. */
+#ifndef AIR_HAL_CPU_CPU_DEVICE_H_
+#define AIR_HAL_CPU_CPU_DEVICE_H_
+
+#include <pthread.h>
+
+#include "hal/cpu/pool.h"
+#include "hal/driver.h"
+
+typedef struct air_cpu_device_t {
+  air_device_t base;
+  air_pool_t* pool;
+  /* Submissions not yet complete. The last decrement to 0 happens under `drain_mu`,
+   * so destroy, which waits for 0 under the same mutex, never frees the device
+   * while a completing submission can still touch it. */
+  _Atomic uint32_t inflight;
+  pthread_mutex_t drain_mu;
+  pthread_cond_t drain_cv;
+  char name[48];
+} air_cpu_device_t;
+
+typedef enum air_cpu_cmd_kind_e {
+  AIR_CPU_CMD_DISPATCH,
+  AIR_CPU_CMD_COPY,
+  AIR_CPU_CMD_FILL,
+  AIR_CPU_CMD_BARRIER,
+} air_cpu_cmd_kind_t;
+
+typedef struct air_cpu_cmd_t {
+  air_cpu_cmd_kind_t kind;
+  union {
+    struct {
+      const air_executable_t* executable;
+      const air_op_t* entry;
+      uint32_t n_args;
+      uint32_t first_arg; /* index into the command buffer's args */
+      int64_t watchdog_ns;
+      struct air_trace_t* trace;
+    } dispatch;
+    struct {
+      const char* source;
+      char* target;
+      uint64_t length;
+    } copy;
+    struct {
+      char* target;
+      uint64_t length;
+      uint32_t pattern; /* 4 bytes of the repeated pattern */
+    } fill;
+  } u;
+} air_cpu_cmd_t;
+
+typedef struct air_cpu_command_buffer_t {
+  air_command_buffer_t base;
+  air_cpu_cmd_t* cmds;
+  uint32_t n_cmds, cap_cmds;
+  air_arg_t* args;
+  uint32_t n_args, cap_args;
+  uint32_t max_wave_transfers; /* copies + fills between two barriers, at most */
+} air_cpu_command_buffer_t;
+
+air_status_t air_cpu_device_open(air_context_t* context, const char* params, const char* uri,
+                                 air_device_t** out_device);
+
+air_status_t air_cpu_command_buffer_create(air_device_t* device, uint32_t flags,
+                                           air_command_buffer_t** out_command_buffer);
+
+air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
+                                   const air_timepoint_list_t* wait,
+                                   air_command_buffer_t* command_buffer,
+                                   const air_timepoint_list_t* signal);
+
+#endif /* AIR_HAL_CPU_CPU_DEVICE_H_ */

@@ -1,0 +1,265 @@
+/* cpu_queue.c - queue submissions on the cpu device: wait -> execute -> signal,
+ * with no thread ever blocking.
+ *
+ * A submission is one allocation: its state, a timepoint node per wait, the signal
+ * list, and task nodes for the transfers of one wave. It registers a node on every
+ * wait semaphore and counts them down (plus one guard held while registering, so
+ * no callback can finish the submission under the submitter's feet). The last
+ * count puts it on the pool. There it runs its command buffer wave by wave: the
+ * commands between two barriers all start, `pending` counts them down (again with
+ * a guard), and whoever brings it to zero starts the next wave. Dispatch
+ * completions come from the interpreter on any thread, so they hop back onto the
+ * pool; transfer completions are already on a worker and continue in place.
+ *
+ * The first failure (a failed wait, a failed dispatch) is kept; later commands are
+ * skipped and every signal semaphore fails with a copy of it. Semaphore callbacks
+ * never run work inline, so a long chain of submissions cannot grow the stack. */
+#include <string.h>
+
+#include "hal/cpu/cpu_device.h"
+#include "hal/cpu/interp.h"
+#include "hal/semaphore.h"
+#include "runtime/status_util.h"
+
+typedef struct submission_t submission_t;
+
+typedef struct transfer_task_t {
+  air_task_t task;
+  submission_t* sub;
+  const air_cpu_cmd_t* cmd;
+} transfer_task_t;
+
+struct submission_t {
+  air_task_t task; /* starts the submission, then resumes it after dispatch waves */
+  air_cpu_device_t* device;
+  air_cpu_command_buffer_t* cb; /* retained; NULL for a barrier */
+  _Atomic uint32_t waits_left;
+  _Atomic uint32_t pending; /* commands of the current wave still running */
+  _Atomic(air_status_t) failure;
+  uint32_t next; /* first command of the next wave */
+  uint32_t n_signal;
+  air_timepoint_t* waits;
+  air_semaphore_t** signal_sems;
+  uint64_t* signal_values;
+  transfer_task_t* transfers;
+};
+
+static void set_failure(submission_t* s, air_status_t st) {
+  air_status_t expected = NULL;
+  if (!atomic_compare_exchange_strong(&s->failure, &expected, st)) air_status_free(st);
+}
+
+/* The last decrement to zero happens under the drain mutex: see cpu_device.h. */
+static void inflight_done(air_cpu_device_t* d) {
+  uint32_t cur = atomic_load(&d->inflight);
+  while (cur > 1)
+    if (atomic_compare_exchange_weak(&d->inflight, &cur, cur - 1)) return;
+  pthread_mutex_lock(&d->drain_mu);
+  if (atomic_fetch_sub(&d->inflight, 1) == 1) pthread_cond_broadcast(&d->drain_cv);
+  pthread_mutex_unlock(&d->drain_mu);
+}
+
+static void complete(submission_t* s) {
+  air_status_t st = atomic_exchange(&s->failure, NULL);
+  for (uint32_t i = 0; i < s->n_signal; ++i) {
+    air_semaphore_t* sem = s->signal_sems[i];
+    if (st) {
+      air_semaphore_fail(sem, air_status_clone(st));
+    } else {
+      /* Refused only when the timeline is already failed or at or past the value
+       * (a duplicate entry, a host signal): either way no waiter is left hanging. */
+      air_status_free(air_semaphore_signal(sem, s->signal_values[i]));
+    }
+  }
+  air_status_free(st);
+  for (uint32_t i = 0; i < s->n_signal; ++i) air_semaphore_release(s->signal_sems[i]);
+  if (s->cb) air_command_buffer_release(&s->cb->base);
+  air_cpu_device_t* d = s->device;
+  d->base.allocator.free(d->base.allocator.self, s);
+  inflight_done(d);
+}
+
+static void run_transfer(const air_cpu_cmd_t* cmd) {
+  if (cmd->kind == AIR_CPU_CMD_COPY) {
+    memmove(cmd->u.copy.target, cmd->u.copy.source, (size_t)cmd->u.copy.length);
+    return;
+  }
+  char* p = cmd->u.fill.target;
+  size_t n = (size_t)cmd->u.fill.length;
+  uint32_t w = cmd->u.fill.pattern;
+  uint8_t b[4];
+  memcpy(b, &w, 4);
+  if (b[0] == b[1] && b[0] == b[2] && b[0] == b[3]) {
+    memset(p, b[0], n);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) memcpy(p + i, b, 4);
+  for (; i < n; ++i) p[i] = (char)b[i & 3];
+}
+
+static void advance(submission_t* s);
+
+static void transfer_task(air_task_t* t, uint32_t worker) {
+  (void)worker;
+  transfer_task_t* x = (transfer_task_t*)t;
+  submission_t* s = x->sub;
+  if (!atomic_load(&s->failure)) run_transfer(x->cmd);
+  if (atomic_fetch_sub(&s->pending, 1) == 1) advance(s);
+}
+
+static void resume_task(air_task_t* t, uint32_t worker) {
+  (void)worker;
+  advance((submission_t*)t);
+}
+
+/* Puts the submission on the pool from a thread that may not be a worker. The
+ * extra in-flight count keeps the pool alive until air_pool_submit returns: the
+ * submission could otherwise finish, and the device be destroyed, mid-call. */
+static void hop(submission_t* s) {
+  air_cpu_device_t* d = s->device;
+  atomic_fetch_add(&d->inflight, 1);
+  air_pool_submit(d->pool, &s->task);
+  inflight_done(d);
+}
+
+static void dispatch_done(void* user, air_status_t status) {
+  submission_t* s = user;
+  if (status) set_failure(s, status);
+  if (atomic_fetch_sub(&s->pending, 1) == 1) hop(s);
+}
+
+/* Returns true when the command finished inline (failed to start). */
+static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
+  const air_executable_t* e = cmd->u.dispatch.executable;
+  air_interp_desc_t desc = {
+      .program = e->program,
+      .entry = cmd->u.dispatch.entry,
+      .n_args = cmd->u.dispatch.n_args,
+      .args = cmd->u.dispatch.n_args ? s->cb->args + cmd->u.dispatch.first_arg : NULL,
+      .pool = s->device->pool,
+      .context = s->device->base.context,
+      .watchdog_ns = cmd->u.dispatch.watchdog_ns,
+      .trace = cmd->u.dispatch.trace,
+      .allocator = s->device->base.allocator,
+  };
+  air_status_t st = air_interp_start(&desc, dispatch_done, s);
+  if (!st) return false;
+  set_failure(s, st);
+  return true;
+}
+
+static void advance(submission_t* s) {
+  air_cpu_command_buffer_t* c = s->cb;
+  for (;;) {
+    if (!c || s->next >= c->n_cmds || atomic_load(&s->failure)) {
+      complete(s);
+      return;
+    }
+    uint32_t begin = s->next, end = begin;
+    while (end < c->n_cmds && c->cmds[end].kind != AIR_CPU_CMD_BARRIER) ++end;
+    s->next = end < c->n_cmds ? end + 1 : end;
+    atomic_store(&s->pending, end - begin + 1); /* + the guard */
+    uint32_t finished = 1, n_tasks = 0;
+    const air_cpu_cmd_t* mine = NULL; /* one transfer this thread runs itself */
+    for (uint32_t i = begin; i < end; ++i) {
+      const air_cpu_cmd_t* cmd = &c->cmds[i];
+      if (atomic_load(&s->failure)) {
+        ++finished;
+      } else if (cmd->kind == AIR_CPU_CMD_DISPATCH) {
+        finished += start_dispatch(s, cmd);
+      } else if (!mine) {
+        mine = cmd;
+      } else {
+        transfer_task_t* x = &s->transfers[n_tasks++];
+        x->task.fn = transfer_task;
+        x->sub = s;
+        x->cmd = cmd;
+        if (n_tasks > 1) s->transfers[n_tasks - 2].task.next = &x->task;
+      }
+    }
+    if (n_tasks)
+      air_pool_submit_chain(s->device->pool, &s->transfers[0].task,
+                            &s->transfers[n_tasks - 1].task, n_tasks);
+    if (mine) {
+      if (!atomic_load(&s->failure)) run_transfer(mine);
+      ++finished;
+    }
+    if (atomic_fetch_sub(&s->pending, finished) != finished) return;
+  }
+}
+
+static void wait_reached(void* user, air_status_t failure) {
+  submission_t* s = user;
+  if (failure) set_failure(s, air_status_clone(failure));
+  if (atomic_fetch_sub(&s->waits_left, 1) == 1) hop(s);
+}
+
+static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
+                                   const air_timepoint_list_t* wait,
+                                   air_command_buffer_t* command_buffer,
+                                   const air_timepoint_list_t* signal) {
+  (void)queue;
+  air_cpu_device_t* d = (air_cpu_device_t*)device;
+  air_cpu_command_buffer_t* c = (air_cpu_command_buffer_t*)command_buffer;
+  uint64_t n_wait = wait ? wait->count : 0, n_signal = signal ? signal->count : 0;
+  uint64_t n_tasks = c ? c->max_wave_transfers : 0;
+  if (n_wait == UINT32_MAX) /* the guard count would wrap */
+    return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT, "too many waits");
+  uint64_t bytes = round8(sizeof(submission_t)) + n_wait * sizeof(air_timepoint_t) +
+                   n_signal * (sizeof(air_semaphore_t*) + sizeof(uint64_t)) +
+                   n_tasks * sizeof(transfer_task_t);
+  if (bytes > SIZE_MAX)
+    return AIR_STATUS(&device->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "submission too large");
+  /* One block: the state, then wait nodes, signal values, signal semaphores and
+   * transfer task nodes (all 8-byte aligned pieces). */
+  char* mem = device->allocator.alloc(device->allocator.self, (size_t)bytes);
+  if (!mem)
+    return AIR_STATUS(&device->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
+                      "out of memory submitting to %s", device->info.name);
+  submission_t* s = (submission_t*)mem;
+  mem += round8(sizeof(*s));
+  s->waits = (air_timepoint_t*)mem;
+  mem += n_wait * sizeof(air_timepoint_t);
+  s->signal_values = (uint64_t*)mem;
+  mem += n_signal * sizeof(uint64_t);
+  s->signal_sems = (air_semaphore_t**)mem;
+  mem += n_signal * sizeof(air_semaphore_t*);
+  s->transfers = (transfer_task_t*)mem;
+
+  s->task.next = NULL;
+  s->task.fn = resume_task;
+  s->device = d;
+  s->cb = c;
+  atomic_init(&s->waits_left, (uint32_t)n_wait + 1);
+  atomic_init(&s->pending, 0);
+  atomic_init(&s->failure, NULL);
+  s->next = 0;
+  s->n_signal = (uint32_t)n_signal;
+  for (uint32_t i = 0; i < n_signal; ++i) {
+    s->signal_sems[i] = signal->semaphores[i];
+    s->signal_values[i] = signal->values[i];
+    air_semaphore_retain(signal->semaphores[i]);
+  }
+  if (c) air_command_buffer_retain(command_buffer);
+  atomic_fetch_add(&d->inflight, 1);
+
+  for (uint32_t i = 0; i < n_wait; ++i) {
+    air_timepoint_t* tp = &s->waits[i];
+    tp->next = NULL;
+    tp->value = wait->values[i];
+    tp->fn = wait_reached;
+    tp->user = s;
+    air_semaphore_notify(wait->semaphores[i], tp);
+  }
+  if (atomic_fetch_sub(&s->waits_left, 1) != 1) return NULL;
+  /* Every wait was already resolved. Work goes to the pool so this call returns at
+   * once; a barrier or a failure only signals, which is cheap enough to do here. */
+  if (!c || c->n_cmds == 0 || atomic_load(&s->failure))
+    complete(s);
+  else
+    air_pool_submit(d->pool, &s->task);
+  return NULL;
+}

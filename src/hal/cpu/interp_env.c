@@ -1,0 +1,205 @@
+/* interp_env.c - environments (the value slots of one block execution), value
+ * access and the strand's frame stack. */
+#include <string.h>
+
+#include "hal/cpu/interp_internal.h"
+
+ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
+  const ix_binfo_t* bi = ix_map_get(&r->blocks, b);
+  if (!bi) return NULL;
+  size_t slots = bi->n_slots * sizeof(ix_val_t);
+  size_t views = bi->n_views * sizeof(air_memref_t);
+  size_t size = sizeof(ix_env_t) + slots + views + (pe ? sizeof(ix_pe_t) : 0);
+  ix_env_t* e = ix_alloc(r, size);
+  if (!e) return NULL;
+  memset(e, 0, size);
+  atomic_init(&e->refs, 1);
+  e->bi = bi;
+  e->views = (air_memref_t*)((char*)e->slots + slots);
+  e->pe = pe ? (ix_pe_t*)((char*)e->views + views) : NULL;
+  e->up = up;
+  if (up) ix_env_ref(up);
+  return e;
+}
+
+void ix_env_ref(ix_env_t* e) { atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed); }
+
+static void drop_tokens(ix_run_t* r, ix_env_t* e) {
+  const ix_binfo_t* bi = e->bi;
+  for (uint32_t i = 0; i < bi->n_slots; ++i)
+    if (bi->kinds[i] == IX_K_TOKEN && e->slots[i].p) {
+      ix_tok_unref(r, e->slots[i].p);
+      e->slots[i].p = NULL;
+    }
+}
+
+void ix_env_unref(ix_run_t* r, ix_env_t* e) {
+  while (e && atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) == 1) {
+    ix_env_t* up = e->up;
+    drop_tokens(r, e);
+    ix_free(r, e);
+    e = up;
+  }
+}
+
+void ix_env_reset(ix_run_t* r, ix_env_t* e) {
+  drop_tokens(r, e);
+  memset(e->slots, 0, e->bi->n_slots * sizeof(ix_val_t));
+}
+
+ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
+  if (!v || v >= r->n_values) return NULL;
+  const ix_vinfo_t* vi = &r->vinfo[v];
+  if (vi->slot < 0) return NULL;
+  while (e && e->bi->depth > vi->depth) e = e->up;
+  if (!e || e->bi->depth != vi->depth || (uint32_t)vi->slot >= e->bi->n_slots) return NULL;
+  return &e->slots[vi->slot];
+}
+
+void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
+  ix_val_t* s = ix_slot(r, e, v);
+  if (!s) return;
+  const ix_vinfo_t* vi = &r->vinfo[v];
+  if (vi->kind == IX_K_TOKEN) {
+    if (x.p) ix_tok_ref(x.p);
+    if (s->p) ix_tok_unref(r, s->p);
+    *s = x;
+  } else if (vi->kind == IX_K_MEMREF) {
+    /* The slot sits in v's own env: find that env for its view storage. */
+    while (e->bi->depth > vi->depth) e = e->up;
+    air_memref_t* m = &e->views[vi->view];
+    if (x.p && x.p != m) *m = *(const air_memref_t*)x.p;
+    s->p = x.p ? m : NULL;
+  } else {
+    *s = x;
+  }
+}
+
+air_status_t ix_capture(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_vid_t* vids,
+                        uint32_t n, ix_tv_t* out) {
+  for (uint32_t i = 0; i < n; ++i) {
+    ix_val_t* s = ix_slot(r, e, vids[i]);
+    uint8_t kind = vids[i] < r->n_values ? r->vinfo[vids[i]].kind : IX_K_SCALAR;
+    if (!s || (kind != IX_K_SCALAR && !s->p)) {
+      ix_tv_drop(r, out, i);
+      char nb[64];
+      return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION, "%s: %s has no value here",
+                    ix_opname(op), ix_vname(r, vids[i], nb, sizeof nb));
+    }
+    out[i].kind = kind;
+    out[i].v = *s;
+    if (kind == IX_K_TOKEN) ix_tok_ref(s->p);
+    if (kind == IX_K_MEMREF) out[i].m = *(const air_memref_t*)s->p;
+  }
+  return NULL;
+}
+
+void ix_bind(ix_run_t* r, ix_env_t* e, const air_vid_t* vids, uint32_t n, ix_tv_t* tv) {
+  for (uint32_t i = 0; i < n; ++i) {
+    if (tv[i].kind == IX_K_MEMREF) tv[i].v.p = &tv[i].m;
+    ix_set(r, e, vids[i], tv[i].v);
+    if (tv[i].kind == IX_K_TOKEN) ix_tok_unref(r, tv[i].v.p);
+    tv[i].kind = IX_K_SCALAR;
+  }
+}
+
+void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    if (tv[i].kind == IX_K_TOKEN && tv[i].v.p) {
+      ix_tok_unref(r, tv[i].v.p);
+      tv[i].kind = IX_K_SCALAR;
+    }
+}
+
+/*---------------------------------------------------------------------------*/
+/* Frames                                                                    */
+/*---------------------------------------------------------------------------*/
+
+bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
+  if (s->n == s->cap) {
+    uint32_t cap = s->cap ? s->cap * 2 : 4;
+    ix_frame_t* nf = s->run->alloc.realloc(s->run->alloc.self, s->frames, cap * sizeof(*nf));
+    if (!nf) return false;
+    s->frames = nf;
+    s->cap = cap;
+  }
+  s->frames[s->n++] = *f;
+  return true;
+}
+
+void ix_pop(ix_strand_t* s) {
+  ix_run_t* r = s->run;
+  ix_frame_t* f = &s->frames[--s->n];
+  if (f->kind == IX_F_WAIT) {
+    ix_tok_t** toks = f->state;
+    for (uint32_t i = 0; i < f->n_wait; ++i) ix_tok_unref(r, toks[i]);
+    ix_free(r, toks);
+  } else if (f->state) {
+    ix_par_unref(r, f->state);
+  }
+  if (f->env) ix_env_unref(r, f->env);
+}
+
+void ix_next(ix_strand_t* s) {
+  ix_frame_t* f = ix_top(s);
+  if (f->kind == IX_F_OP)
+    ix_pop(s);
+  else
+    f->pc = f->pc->next;
+}
+
+void ix_par_unref(ix_run_t* r, ix_par_t* p) {
+  if (atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1) return;
+  uint64_t total = (p->n + 1) * p->n_inits;
+  for (uint64_t i = 0; i < total; ++i)
+    if (p->kinds[i % p->n_inits] == IX_K_TOKEN && p->vals[i].p) ix_tok_unref(r, p->vals[i].p);
+  if (p->body_env) ix_env_unref(r, p->body_env);
+  if (p->join) ix_tok_unref(r, p->join);
+  ix_free(r, p->kinds);
+  ix_free(r, p->vals);
+  ix_free(r, p->views);
+  ix_free(r, p);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Typed reads                                                               */
+/*---------------------------------------------------------------------------*/
+
+static air_status_t missing(ix_run_t* r, const air_op_t* op, air_vid_t v, const char* what) {
+  char nb[64];
+  return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION, "%s: operand %s has no %s value here",
+                ix_opname(op), ix_vname(r, v, nb, sizeof nb), what);
+}
+
+air_status_t ix_get_i(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v, int64_t* out) {
+  ix_val_t* s = ix_slot(r, e, v);
+  if (!s || r->vinfo[v].kind != IX_K_SCALAR || air_elem_is_float(r->vinfo[v].elem))
+    return missing(r, op, v, "integer");
+  *out = s->i;
+  return NULL;
+}
+
+air_status_t ix_get_ix(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_ix_t* x,
+                       int64_t* out) {
+  if (!x->value) {
+    *out = x->cst;
+    return NULL;
+  }
+  return ix_get_i(r, e, op, x->value, out);
+}
+
+air_status_t ix_get_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
+                         air_memref_t** out) {
+  ix_val_t* s = ix_slot(r, e, v);
+  if (!s || r->vinfo[v].kind != IX_K_MEMREF || !s->p) return missing(r, op, v, "memref");
+  *out = s->p;
+  return NULL;
+}
+
+air_status_t ix_get_tok(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
+                        ix_tok_t** out) {
+  ix_val_t* s = ix_slot(r, e, v);
+  if (!s || r->vinfo[v].kind != IX_K_TOKEN || !s->p) return missing(r, op, v, "token");
+  *out = s->p;
+  return NULL;
+}

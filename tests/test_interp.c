@@ -1,0 +1,1118 @@
+/* The CPU executor (src/hal/cpu/interp*.c): programs parsed, verified and run on
+ * the worker pool, their data checked against C references. */
+#include <math.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "air/context.h"
+#include "air/kernel.h"
+#include "air/program.h"
+#include "air/trace.h"
+#include "hal/cpu/dma_internal.h"
+#include "hal/cpu/interp.h"
+#include "hal/cpu/pool.h"
+#include "hal/futex.h"
+#include "runtime/ir.h"
+
+/*---------------------------------------------------------------------------*/
+/* Fixture                                                                   */
+/*---------------------------------------------------------------------------*/
+
+typedef struct fx_t {
+  air_context_t* ctx;
+  air_pool_t* pool;
+} fx_t;
+
+static int setup(void** state) {
+  fx_t* f = calloc(1, sizeof *f);
+  assert_null(air_context_create(NULL, NULL, &f->ctx));
+  assert_null(air_pool_create(NULL, 2, &f->pool));
+  *state = f;
+  return 0;
+}
+
+static int teardown(void** state) {
+  fx_t* f = *state;
+  air_pool_destroy(f->pool);
+  air_context_destroy(f->ctx);
+  free(f);
+  return 0;
+}
+
+static void check(air_status_t st) {
+  if (st) {
+    fprintf(stderr, "unexpected failure: %s\n", air_status_message(st));
+    air_status_free(st);
+    fail();
+  }
+}
+
+static air_program_t* load_text(fx_t* f, const char* name, const char* text) {
+  air_parse_options_t o = {.filename = name};
+  air_program_t* p = NULL;
+  check(air_program_parse(f->ctx, text, strlen(text), &o, &p));
+  check(air_program_verify(p, NULL, 0));
+  return p;
+}
+
+static air_program_t* load_file(fx_t* f, const char* path) {
+  air_program_t* p = NULL;
+  check(air_program_parse_file(f->ctx, path, NULL, &p));
+  check(air_program_verify(p, NULL, 0));
+  return p;
+}
+
+static const air_op_t* find_func(const air_program_t* p, const char* name) {
+  for (const air_op_t* o = p->module->regions[0]->first; o; o = o->next)
+    if (o->kind == AIR_OP_FUNC && o->sym && !strcmp(o->sym, name)) return o;
+  return NULL;
+}
+
+typedef struct runopt_t {
+  air_pool_t* pool;       /* default: the fixture's */
+  int64_t watchdog_ns;
+} runopt_t;
+
+static air_status_t run(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* args,
+                        uint32_t n, const runopt_t* o) {
+  const air_op_t* e = find_func(p, fn);
+  assert_non_null(e);
+  air_interp_desc_t d = {
+      .program = p,
+      .entry = e,
+      .n_args = n,
+      .args = args,
+      .pool = o && o->pool ? o->pool : f->pool,
+      .context = f->ctx,
+      .watchdog_ns = o ? o->watchdog_ns : 0,
+  };
+  air_allocator_init_system(&d.allocator);
+  return air_interp_run(&d);
+}
+
+static air_arg_t mref(void* data, uint32_t elem, uint32_t rank, ...) {
+  air_arg_t a;
+  memset(&a, 0, sizeof a);
+  a.kind = AIR_ARG_MEMREF;
+  a.elem = elem;
+  a.memref.data = data;
+  a.memref.elem = elem;
+  a.memref.rank = rank;
+  va_list ap;
+  va_start(ap, rank);
+  for (uint32_t k = 0; k < rank; ++k) a.memref.sizes[k] = va_arg(ap, int64_t);
+  va_end(ap);
+  int64_t s = 1;
+  for (uint32_t k = rank; k-- > 0;) {
+    a.memref.strides[k] = s;
+    s *= a.memref.sizes[k];
+  }
+  return a;
+}
+
+static float frand(uint32_t* seed) {
+  *seed = *seed * 1664525u + 1013904223u;
+  return (float)((*seed >> 8) & 0xffff) / 65536.0f - 0.5f;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Samples                                                                   */
+/*---------------------------------------------------------------------------*/
+
+static void test_vector_add_dma(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  enum { N = 4096 };
+  float* a = malloc(N * sizeof(float));
+  float* b = malloc(N * sizeof(float));
+  float* c = malloc(N * sizeof(float));
+  uint32_t seed = 1;
+  for (int i = 0; i < N; ++i) {
+    a[i] = frand(&seed);
+    b[i] = frand(&seed);
+    c[i] = -1;
+  }
+  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, (int64_t)N),
+                       mref(b, AIR_ELEM_F32, 1, (int64_t)N),
+                       mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
+  check(run(f, p, "vector_add", args, 3, NULL));
+  for (int i = 0; i < N; ++i) assert_true(c[i] == a[i] + b[i]);
+  free(a);
+  free(b);
+  free(c);
+  air_program_destroy(p);
+}
+
+/* C[512x512] = A * B through L3 -> L2 -> L1 channels on 16 segments of 4x4 herds. */
+static void test_matmul_sample(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_SOURCE_DIR "/samples/matmul_4x4.mlir");
+  enum { N = 512 };
+  float* a = malloc(N * N * sizeof(float));
+  float* b = malloc(N * N * sizeof(float));
+  float* c = malloc(N * N * sizeof(float));
+  float* ref = calloc(N * N, sizeof(float));
+  uint32_t seed = 7;
+  for (int i = 0; i < N * N; ++i) {
+    a[i] = frand(&seed);
+    b[i] = frand(&seed);
+    c[i] = NAN;
+  }
+  for (int i = 0; i < N; ++i)
+    for (int k = 0; k < N; ++k)
+      for (int j = 0; j < N; ++j) ref[i * N + j] += a[i * N + k] * b[k * N + j];
+  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       mref(b, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  int64_t t0 = air_time_now_ns();
+  check(run(f, p, "matmul_512", args, 3, NULL));
+  fprintf(stderr, "  matmul_4x4.mlir 512^3 f32 on 2 threads: %.1f ms\n",
+          (double)(air_time_now_ns() - t0) / 1e6);
+  double worst = 0;
+  for (int i = 0; i < N * N; ++i) {
+    double d = fabs((double)c[i] - (double)ref[i]);
+    if (!(d <= worst)) worst = d;
+  }
+  assert_true(worst < 1e-3);
+  free(a);
+  free(b);
+  free(c);
+  free(ref);
+  air_program_destroy(p);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Channels                                                                  */
+/*---------------------------------------------------------------------------*/
+
+static void sleep_us(long us) {
+  struct timespec d = {us / 1000000, (us % 1000000) * 1000};
+  nanosleep(&d, NULL);
+}
+
+typedef struct ahead_t {
+  _Atomic int64_t puts;
+  int64_t depth, n;
+  int64_t seen[8];
+} ahead_t;
+
+static air_status_t k_mark_put(void* ud, const air_kernel_call_t* c) {
+  ahead_t* a = ud;
+  atomic_store(&a->puts, c->args[0].i + 1);
+  return NULL;
+}
+
+/* The slow consumer: waits until the producer can be `depth` ahead, then a bit
+ * longer (time for an over-eager producer to overrun), and records the lead. */
+static air_status_t k_check_ahead(void* ud, const air_kernel_call_t* c) {
+  ahead_t* a = ud;
+  int64_t i = c->args[0].i;
+  int64_t want = i + a->depth < a->n ? i + a->depth : a->n;
+  int64_t deadline = air_time_now_ns() + 5000000000LL;
+  while (atomic_load(&a->puts) < want && air_time_now_ns() < deadline) sleep_us(50);
+  sleep_us(3000);
+  a->seen[i] = atomic_load(&a->puts) - i;
+  return NULL;
+}
+
+/* A producer runs exactly `depth` transfers ahead of a slow consumer. */
+static void test_depth_run_ahead(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/depth.mlir");
+  for (int64_t depth = 1; depth <= 3; ++depth) {
+    ahead_t a;
+    memset(&a, 0, sizeof a);
+    a.depth = depth;
+    a.n = 8;
+    check(air_context_register_kernel(f->ctx, "mark_put", k_mark_put, &a));
+    check(air_context_register_kernel(f->ctx, "check_ahead", k_check_ahead, &a));
+    int32_t out[8];
+    memset(out, -1, sizeof out);
+    air_arg_t arg = mref(out, AIR_ELEM_I32, 1, (int64_t)8);
+    char fn[16];
+    snprintf(fn, sizeof fn, "ahead_%d", (int)depth);
+    check(run(f, p, fn, &arg, 1, NULL));
+    for (int64_t i = 0; i < 8; ++i) {
+      int64_t want = depth < 8 - i ? depth : 8 - i;
+      if (a.seen[i] != want)
+        fprintf(stderr, "depth %lld: before get %lld the producer was %lld ahead, want %lld\n",
+                (long long)depth, (long long)i, (long long)a.seen[i], (long long)want);
+      assert_int_equal(a.seen[i], want);
+      assert_int_equal(out[i], i);
+    }
+  }
+  air_program_destroy(p);
+}
+
+/* Every receiver of a broadcast gets its own copy of every transfer. */
+static void test_broadcast(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/broadcast.mlir");
+  int32_t in[3][16], rin[3][2][16], out[3][2][2][16];
+  for (int r = 0; r < 3; ++r)
+    for (int j = 0; j < 16; ++j) {
+      in[r][j] = r * 10000 + j;
+      rin[r][0][j] = 20000 + r * 100 + j;
+      rin[r][1][j] = 50000 + r * 100 + j;
+    }
+  memset(out, 0, sizeof out);
+  air_arg_t args[3] = {mref(in, AIR_ELEM_I32, 2, (int64_t)3, (int64_t)16),
+                       mref(rin, AIR_ELEM_I32, 3, (int64_t)3, (int64_t)2, (int64_t)16),
+                       mref(out, AIR_ELEM_I32, 4, (int64_t)3, (int64_t)2, (int64_t)2,
+                            (int64_t)16)};
+  check(run(f, p, "bcast", args, 3, NULL));
+  for (int r = 0; r < 3; ++r)
+    for (int x = 0; x < 2; ++x)
+      for (int y = 0; y < 2; ++y)
+        for (int j = 0; j < 16; ++j)
+          assert_int_equal(out[r][x][y][j], in[r][j] + rin[r][x][j] + 1000 * x + 100 * y);
+  air_program_destroy(p);
+}
+
+/* 16 PEs chained by blocking channels, on one and on two worker threads. */
+static void test_chain_herd_threads(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    air_pool_t* pool = NULL;
+    check(air_pool_create(NULL, threads, &pool));
+    int32_t in[8][32], out[8][32];
+    for (int r = 0; r < 8; ++r)
+      for (int j = 0; j < 32; ++j) in[r][j] = r * 1000 + j;
+    memset(out, 0, sizeof out);
+    air_arg_t args[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                         mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+    runopt_t o = {.pool = pool};
+    check(run(f, p, "chain", args, 2, &o));
+    for (int r = 0; r < 8; ++r)
+      for (int j = 0; j < 32; ++j) assert_int_equal(out[r][j], in[r][j] + 136);
+    air_pool_destroy(pool);
+  }
+  air_program_destroy(p);
+}
+
+/* 4096 unordered async puts and gets on one index: issue order pairs them, and
+ * the parked backlog costs linear time (ticket-ordered wait lists). */
+static void test_backlog(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/backlog.mlir");
+  static int32_t out[4096];
+  memset(out, -1, sizeof out);
+  air_arg_t args[2];
+  memset(args, 0, sizeof args);
+  args[0].kind = AIR_ARG_INT;
+  args[0].elem = AIR_ELEM_INDEX;
+  args[0].i = 4096;
+  args[1] = mref(out, AIR_ELEM_I32, 1, (int64_t)4096);
+  int64_t t0 = air_time_now_ns();
+  check(run(f, p, "backlog", args, 2, NULL));
+  fprintf(stderr, "  4096 unordered transfers: %.1f ms\n", (double)(air_time_now_ns() - t0) / 1e6);
+  for (int i = 0; i < 4096; ++i) assert_int_equal(out[i], i);
+  air_program_destroy(p);
+}
+
+static const air_op_t* find_op(const air_op_t* op, air_opkind_t kind, const char* sym) {
+  if (op->kind == kind && (!sym || (op->sym && !strcmp(op->sym, sym)))) return op;
+  for (uint32_t i = 0; i < op->n_regions; ++i)
+    for (const air_op_t* o = op->regions[i] ? op->regions[i]->first : NULL; o; o = o->next) {
+      const air_op_t* x = find_op(o, kind, sym);
+      if (x) return x;
+    }
+  return NULL;
+}
+
+static void expect_in(const char* msg, const char* fmt, ...) {
+  char want[256];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(want, sizeof want, fmt, ap);
+  va_end(ap);
+  if (!strstr(msg, want)) fprintf(stderr, "expected \"%s\" in:\n%s\n", want, msg);
+  assert_non_null(strstr(msg, want));
+}
+
+/* A run that cannot progress fails at once, naming every blocked op. */
+static void test_deadlock_report(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
+  const air_op_t* put = find_op(p->module, AIR_OP_PUT, NULL);
+  const air_op_t* get = find_op(p->module, AIR_OP_GET, NULL);
+  const air_op_t* wait = find_op(p->module, AIR_OP_WAIT_ALL, NULL);
+  const air_op_t* launch = find_op(p->module, AIR_OP_LAUNCH, NULL);
+  const char* file = p->filename;
+  int32_t out[4];
+  air_arg_t args[2];
+  memset(args, 0, sizeof args);
+  args[0].kind = AIR_ARG_INT;
+  args[0].elem = AIR_ELEM_INDEX;
+  args[1] = mref(out, AIR_ELEM_I32, 1, (int64_t)4);
+
+  args[0].i = 3;
+  air_status_t st = run(f, p, "starve", args, 2, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
+  const char* msg = air_status_message(st);
+  expect_in(msg, "%s:%u:%u: air.channel.get @ch[0] blocked: no put (herd @cons [0])", file,
+            get->line, get->col);
+  expect_in(msg, "%s:%u:%u: air.wait_all blocked on %%t (air.launch at %s:%u:%u has not finished)",
+            file, wait->line, wait->col, file, launch->line, launch->col);
+  assert_null(strstr(msg, "air.channel.put"));
+  air_status_free(st);
+
+  args[0].i = 6;
+  st = run(f, p, "starve", args, 2, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
+  msg = air_status_message(st);
+  expect_in(msg,
+            "%s:%u:%u: air.channel.put @ch[0] blocked: channel full (depth 1), no get pending",
+            file, put->line, put->col);
+  assert_null(strstr(msg, "air.channel.get"));
+  air_status_free(st);
+
+  /* The same pool and context run the balanced case. */
+  args[0].i = 4;
+  memset(out, -1, sizeof out);
+  check(run(f, p, "starve", args, 2, NULL));
+  for (int i = 0; i < 4; ++i) assert_int_equal(out[i], i);
+  air_program_destroy(p);
+}
+
+typedef struct work_t {
+  _Atomic int calls;
+} work_t;
+
+static air_status_t k_work(void* ud, const air_kernel_call_t* c) {
+  work_t* w = ud;
+  atomic_fetch_add(&w->calls, 1);
+  const air_memref_t* m = &c->args[0].memref;
+  float* data = (float*)m->data + m->offset;
+  for (int64_t i = 0; i < m->sizes[0]; ++i) data[i] = (float)(c->tile[0] * 10 + c->tile[1]);
+  if (c->tile[0] == 1 && c->tile[1] == 1)
+    return air_status_make(NULL, AIR_STATUS_DATA_LOSS, __FILE__, __LINE__, "tile (1, 1) broke");
+  return NULL;
+}
+
+typedef struct done_t {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int calls;
+  air_status_t st;
+} done_t;
+
+static void on_done(void* user, air_status_t st) {
+  done_t* d = user;
+  pthread_mutex_lock(&d->mu);
+  d->calls++;
+  d->st = st;
+  pthread_cond_broadcast(&d->cv);
+  pthread_mutex_unlock(&d->mu);
+}
+
+static void done_wait(done_t* d) {
+  pthread_mutex_lock(&d->mu);
+  while (!d->calls) pthread_cond_wait(&d->cv, &d->mu);
+  pthread_mutex_unlock(&d->mu);
+}
+
+static void start(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* args, uint32_t n,
+                  done_t* d) {
+  memset(d, 0, sizeof *d);
+  pthread_mutex_init(&d->mu, NULL);
+  pthread_cond_init(&d->cv, NULL);
+  air_interp_desc_t desc = {.program = p, .entry = find_func(p, fn), .n_args = n, .args = args,
+                            .pool = f->pool, .context = f->ctx};
+  air_allocator_init_system(&desc.allocator);
+  check(air_interp_start(&desc, on_done, d));
+}
+
+/* A kernel's failure ends the run with its status, prefixed with the call's
+ * location; parked work is torn down; a run next to it, and the next run, are
+ * unaffected. */
+static void test_kernel_failure(void** state) {
+  fx_t* f = *state;
+  air_program_t* bad = load_file(f, AIR_TEST_DATA_DIR "/interp/fault.mlir");
+  air_program_t* good = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  work_t w = {0};
+  check(air_context_register_kernel(f->ctx, "work", k_work, &w));
+  const air_op_t* call = find_op(bad->module, AIR_OP_CALL, "work");
+  for (int round = 0; round < 3; ++round) {
+    float out[2][2][16];
+    air_arg_t a = mref(out, AIR_ELEM_F32, 3, (int64_t)2, (int64_t)2, (int64_t)16);
+    int32_t in[8][32], res[8][32];
+    memset(in, 0, sizeof in);
+    air_arg_t ga[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                       mref(res, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+    done_t d1, d2;
+    start(f, bad, "faulty", &a, 1, &d1);
+    start(f, good, "chain", ga, 2, &d2);
+    done_wait(&d1);
+    done_wait(&d2);
+    assert_int_equal(d1.calls, 1);
+    assert_int_equal(air_status_code(d1.st), AIR_STATUS_DATA_LOSS);
+    expect_in(air_status_message(d1.st),
+              "%s:%u:%u: error: func.call @work failed: tile (1, 1) broke", bad->filename,
+              call->line, call->col);
+    air_status_free(d1.st);
+    assert_int_equal(d2.calls, 1);
+    check(d2.st);
+    assert_int_equal(res[7][31], 136);
+  }
+  assert_true(atomic_load(&w.calls) >= 3);
+  air_program_destroy(bad);
+  air_program_destroy(good);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Access patterns                                                           */
+/*---------------------------------------------------------------------------*/
+
+/* The rule of dma_internal.h, element by element: the linear index of element
+ * `e` (row-major over sizes), or -1 outside the view's span. */
+static int64_t naive_index(const air_memref_t* v, uint32_t n_off, const int64_t* off, uint32_t n,
+                           const int64_t* sz, const int64_t* st, int64_t e) {
+  int64_t idx[IX_MAX_PAT], lin = v->offset;
+  for (uint32_t k = n; k-- > 0;) {
+    idx[k] = e % sz[k];
+    e /= sz[k];
+  }
+  for (uint32_t k = 0; k < n; ++k) {
+    int64_t o = k + n_off >= n ? off[k + n_off - n] : 0;
+    int64_t md = (int64_t)k - (int64_t)n + (int64_t)v->rank;
+    lin += o * (md >= 0 ? v->strides[md] : st[k]) + idx[k] * st[k];
+  }
+  int64_t lo = v->offset, hi = v->offset;
+  for (uint32_t k = 0; k < v->rank; ++k) hi += (v->sizes[k] - 1) * v->strides[k];
+  return lin < lo || lin > hi ? -1 : lin;
+}
+
+typedef struct rpat_t {
+  uint32_t n_off, n;
+  int64_t off[6], size[6], stride[6];
+} rpat_t;
+
+static uint32_t urand(uint32_t* seed, uint32_t n) {
+  *seed = *seed * 1664525u + 1013904223u;
+  return (*seed >> 8) % n;
+}
+
+static void random_pat(uint32_t* seed, rpat_t* p, int64_t count) {
+  p->n = 1 + urand(seed, 4);
+  p->n_off = urand(seed, p->n + 1);
+  static const int64_t strides[] = {1, 1, 2, 3, 7, 16, 17, 64, 256, 0};
+  int64_t left = count;
+  for (uint32_t k = 0; k < p->n; ++k) {
+    int64_t s = 1 + urand(seed, 6);
+    if (count > 0) {
+      /* Split `count` exactly: the last dimension takes what is left. */
+      s = k + 1 == p->n ? left : (left % 2 == 0 ? 2 : 1);
+      left /= s;
+    }
+    p->size[k] = s;
+    p->stride[k] = strides[urand(seed, 10)];
+    p->off[k] = urand(seed, 3) ? urand(seed, 5) : urand(seed, 64);
+  }
+}
+
+/* ix_pat_make/ix_pat_copy agree with the naive rule on random patterns, views
+ * with more or fewer dimensions than the lists, strided views and reshapes. */
+static void test_access_patterns(void** state) {
+  (void)state;
+  enum { M = 4096 };
+  static float src[M], dst[M], ref[M];
+  for (int i = 0; i < M; ++i) src[i] = (float)i;
+  uint32_t seed = 42;
+  int copies = 0, rejected = 0;
+  for (int iter = 0; iter < 4000; ++iter) {
+    /* A view over the buffer: 1-d, 2-d 64x64, 3-d 16x16x16, or a strided 2-d view. */
+    air_memref_t v;
+    memset(&v, 0, sizeof v);
+    v.elem = AIR_ELEM_F32;
+    switch (urand(&seed, 4)) {
+      case 0: v.rank = 1; v.sizes[0] = M; v.strides[0] = 1; break;
+      case 1: v.rank = 2; v.sizes[0] = v.sizes[1] = 64; v.strides[0] = 64; v.strides[1] = 1; break;
+      case 2:
+        v.rank = 3;
+        v.sizes[0] = v.sizes[1] = v.sizes[2] = 16;
+        v.strides[0] = 256; v.strides[1] = 16; v.strides[2] = 1;
+        break;
+      default:
+        v.rank = 2; v.offset = 130; v.sizes[0] = 20; v.sizes[1] = 30;
+        v.strides[0] = 128; v.strides[1] = 2;
+        break;
+    }
+    rpat_t a, b;
+    random_pat(&seed, &a, -1);
+    int64_t count = 1;
+    for (uint32_t k = 0; k < a.n; ++k) count *= a.size[k];
+    random_pat(&seed, &b, count);
+    v.data = src;
+    ix_pat_t pa, pb;
+    const char* why = ix_pat_make(&v, 4, a.n_off, a.off, a.n, a.size, a.stride, &pa);
+    bool inside = true;
+    for (int64_t e = 0; e < count; ++e)
+      inside = inside && naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e) >= 0;
+    assert_true(inside == (why == NULL));
+    if (!inside) {
+      ++rejected;
+      continue;
+    }
+    /* Destination: the same view shape over dst, reshaped by `b`. */
+    air_memref_t w = v;
+    w.data = dst;
+    why = ix_pat_make(&w, 4, b.n_off, b.off, b.n, b.size, b.stride, &pb);
+    bool dinside = true;
+    for (int64_t e = 0; e < count; ++e)
+      dinside = dinside && naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e) >= 0;
+    assert_true(dinside == (why == NULL));
+    if (!dinside) continue;
+    assert_int_equal(ix_pat_count(&pa), count);
+    assert_int_equal(ix_pat_count(&pb), count);
+    for (int i = 0; i < M; ++i) dst[i] = ref[i] = -1;
+    for (int64_t e = 0; e < count; ++e)
+      ref[naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e)] =
+          src[naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e)];
+    ix_pat_copy(&pb, &pa);
+    assert_memory_equal(dst, ref, sizeof dst);
+    ++copies;
+  }
+  fprintf(stderr, "  %d copies checked, %d patterns rejected\n", copies, rejected);
+  assert_true(copies > 500);
+  assert_true(rejected > 50);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Compute                                                                   */
+/*---------------------------------------------------------------------------*/
+
+static uint16_t to_bf16(float f) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  x += 0x7fffu + ((x >> 16) & 1);
+  return (uint16_t)(x >> 16);
+}
+
+static float from_bf16(uint16_t h) {
+  uint32_t x = (uint32_t)h << 16;
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+/* bf16 inputs, f32 accumulation: equal to an exact reference within f32
+ * rounding (bf16 products are exact in f32). */
+static void test_bf16_matmul(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/bf16_matmul.mlir");
+  enum { N = 64 };
+  uint16_t a[N * N], b[N * N];
+  float c[N * N];
+  uint32_t seed = 3;
+  for (int i = 0; i < N * N; ++i) {
+    a[i] = to_bf16(frand(&seed) * 4);
+    b[i] = to_bf16(frand(&seed) * 4);
+    c[i] = NAN;
+  }
+  air_arg_t args[3] = {mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  check(run(f, p, "bf16_matmul", args, 3, NULL));
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int k = 0; k < N; ++k) {
+        double t = (double)from_bf16(a[i * N + k]) * from_bf16(b[k * N + j]);
+        ref += t;
+        mag += fabs(t);
+      }
+      assert_true(fabs(c[i * N + j] - ref) <= 1e-6 * mag + 1e-6);
+    }
+  air_program_destroy(p);
+}
+
+/* The corpus program: linalg.generic with bf16 products extended to an f32
+ * accumulator, plus a bias, emulated step by step in f32. */
+static void test_generic_bf16(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/linalg_generic_bf16.mlir");
+  enum { N = 64 };
+  uint16_t a[N * N], b[N * N];
+  float bias[N * N], out[N * N];
+  uint32_t seed = 11;
+  for (int i = 0; i < N * N; ++i) {
+    a[i] = to_bf16(frand(&seed));
+    b[i] = to_bf16(frand(&seed));
+    bias[i] = frand(&seed);
+    out[i] = NAN;
+  }
+  air_arg_t args[4] = {mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       mref(bias, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  check(run(f, p, "gemm_bias_bf16", args, 4, NULL));
+  for (int i = 0; i < N; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0;
+      for (int k = 0; k < N; ++k) {
+        float prod = from_bf16(to_bf16(from_bf16(a[i * N + k]) * from_bf16(b[k * N + j])));
+        acc = acc + prod;
+      }
+      float want = bias[i * N + j] + acc;
+      assert_true(out[i * N + j] == want);
+    }
+  air_program_destroy(p);
+}
+
+typedef struct flag_t {
+  _Atomic int set, checked, early;
+} flag_t;
+
+static air_status_t k_set_flag(void* ud, const air_kernel_call_t* c) {
+  (void)c;
+  sleep_us(20000);
+  atomic_store(&((flag_t*)ud)->set, 1);
+  return NULL;
+}
+
+static air_status_t k_check_flag(void* ud, const air_kernel_call_t* c) {
+  (void)c;
+  flag_t* fl = ud;
+  if (!atomic_load(&fl->set)) atomic_fetch_add(&fl->early, 1);
+  atomic_fetch_add(&fl->checked, 1);
+  return NULL;
+}
+
+static void test_parallel_reduce(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/reduce.mlir");
+  float in[64], sum = 0, out = NAN;
+  int64_t iout = 0;
+  uint32_t seed = 5;
+  for (int i = 0; i < 64; ++i) {
+    in[i] = frand(&seed);
+    sum = sum + in[i];
+  }
+  air_arg_t args[3] = {mref(in, AIR_ELEM_F32, 1, (int64_t)64),
+                       mref(&out, AIR_ELEM_F32, 1, (int64_t)1),
+                       mref(&iout, AIR_ELEM_INDEX, 1, (int64_t)1)};
+  check(run(f, p, "reduce", args, 3, NULL));
+  assert_true(out == sum);
+  assert_int_equal(iout, 28); /* i * (j - 3) is largest at i = j = 7 */
+
+  /* Init tokens hold every instance back. */
+  flag_t fl;
+  memset(&fl, 0, sizeof fl);
+  check(air_context_register_kernel(f->ctx, "set_flag", k_set_flag, &fl));
+  check(air_context_register_kernel(f->ctx, "check_flag", k_check_flag, &fl));
+  check(run(f, p, "init_wait", NULL, 0, NULL));
+  assert_int_equal(atomic_load(&fl.checked), 4);
+  assert_int_equal(atomic_load(&fl.early), 0);
+
+  /* Token init/reduce: fan out to a 2x2 herd and back (corpus). */
+  air_program_t* q = load_file(f, AIR_TEST_DATA_DIR "/programs/parallel_reduce_tokens.mlir");
+  float x[32 * 32], y[32 * 32];
+  for (int i = 0; i < 32 * 32; ++i) {
+    x[i] = frand(&seed);
+    y[i] = NAN;
+  }
+  air_arg_t qa[2] = {mref(x, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32),
+                     mref(y, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32)};
+  check(run(f, q, "scale", qa, 2, NULL));
+  for (int i = 0; i < 32 * 32; ++i) assert_true(y[i] == 2 * x[i]);
+  air_program_destroy(q);
+  air_program_destroy(p);
+}
+
+/* air.execute results (several, bound as %r:3) feed later executes and a fill. */
+static void test_execute_results(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/execute_results.mlir");
+  int32_t out[2][64];
+  memset(out, -1, sizeof out);
+  air_arg_t a = mref(out, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)64);
+  check(run(f, p, "fill_rows", &a, 1, NULL));
+  for (int r = 0; r < 2; ++r)
+    for (int j = 0; j < 64; ++j) assert_int_equal(out[r][j], r * 10);
+  air_program_destroy(p);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Token lists, watchdog                                                     */
+/*---------------------------------------------------------------------------*/
+
+typedef struct busy_t {
+  _Atomic int inside, most, calls;
+} busy_t;
+
+static air_status_t k_busy(void* ud, const air_kernel_call_t* c) {
+  busy_t* b = ud;
+  int n = atomic_fetch_add(&b->inside, 1) + 1;
+  int m = atomic_load(&b->most);
+  while (n > m && !atomic_compare_exchange_weak(&b->most, &m, n)) {
+  }
+  sleep_us(30000);
+  atomic_fetch_sub(&b->inside, 1);
+  atomic_fetch_add(&b->calls, 1);
+  return NULL;
+}
+
+/* Ops sharing an affinity token never overlap; without it they do. */
+static void test_affinity_serialises(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/affinity.mlir");
+  busy_t b;
+  memset(&b, 0, sizeof b);
+  check(air_context_register_kernel(f->ctx, "busy", k_busy, &b));
+  check(run(f, p, "apart", NULL, 0, NULL));
+  assert_int_equal(atomic_load(&b.calls), 2);
+  assert_int_equal(atomic_load(&b.most), 1);
+  memset(&b, 0, sizeof b);
+  check(run(f, p, "together", NULL, 0, NULL));
+  assert_int_equal(atomic_load(&b.calls), 2);
+  assert_int_equal(atomic_load(&b.most), 2);
+  air_program_destroy(p);
+}
+
+/* Herds that need each other complete: concurrency partners are co-resident,
+ * even with a single worker thread. */
+static void test_concurrency_coresident(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/exchange.mlir");
+  for (uint32_t threads = 1; threads <= 2; ++threads) {
+    air_pool_t* pool = NULL;
+    check(air_pool_create(NULL, threads, &pool));
+    int32_t out[8];
+    memset(out, 0, sizeof out);
+    air_arg_t a = mref(out, AIR_ELEM_I32, 1, (int64_t)8);
+    runopt_t o = {.pool = pool};
+    check(run(f, p, "exchange", &a, 1, &o));
+    for (int i = 0; i < 8; ++i) assert_int_equal(out[i], 2 * i + 1);
+    air_pool_destroy(pool);
+  }
+  air_program_destroy(p);
+}
+
+static struct {
+  _Atomic int entered, finished;
+} g_slow;
+
+static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
+  (void)ud;
+  (void)c;
+  atomic_fetch_add(&g_slow.entered, 1);
+  sleep_us(400000);
+  atomic_fetch_add(&g_slow.finished, 1);
+  return NULL;
+}
+
+/* The watchdog fails a run whose kernel runs too long, naming the call, without
+ * waiting for it; the kernel's late return frees the rest (ASan watches). */
+static void test_watchdog(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
+  check(air_context_register_kernel(f->ctx, "slow", k_slow, NULL));
+  const air_op_t* call = find_op(p->module, AIR_OP_CALL, "slow");
+  char where[512];
+  snprintf(where, sizeof where, "%s:%u:%u: error: func.call @slow ran longer than the watchdog",
+           p->filename, call->line, call->col);
+  int64_t t0 = air_time_now_ns();
+  runopt_t o = {.watchdog_ns = 50000000};
+  air_status_t st = run(f, p, "stuck", NULL, 0, &o);
+  int64_t took = air_time_now_ns() - t0;
+  assert_int_equal(air_status_code(st), AIR_STATUS_DEADLINE_EXCEEDED);
+  expect_in(air_status_message(st), "%s", where);
+  air_status_free(st);
+  assert_true(took < 300000000);
+  assert_int_equal(atomic_load(&g_slow.finished), 0);
+  /* The program goes away while the abandoned kernel still runs. */
+  air_program_destroy(p);
+  int64_t deadline = air_time_now_ns() + 5000000000LL;
+  while (!atomic_load(&g_slow.finished) && air_time_now_ns() < deadline) sleep_us(1000);
+  assert_int_equal(atomic_load(&g_slow.finished), 1);
+
+  /* A watchdog that never fires changes nothing. */
+  air_program_t* v = load_file(f, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  float x[4096], y[4096], z[4096];
+  for (int i = 0; i < 4096; ++i) x[i] = y[i] = (float)i;
+  air_arg_t args[3] = {mref(x, AIR_ELEM_F32, 1, (int64_t)4096),
+                       mref(y, AIR_ELEM_F32, 1, (int64_t)4096),
+                       mref(z, AIR_ELEM_F32, 1, (int64_t)4096)};
+  runopt_t slow = {.watchdog_ns = 10000000000LL};
+  check(run(f, v, "vector_add", args, 3, &slow));
+  assert_true(z[4095] == 8190.0f);
+  air_program_destroy(v);
+}
+
+/*---------------------------------------------------------------------------*/
+/* The corpus and the rest                                                   */
+/*---------------------------------------------------------------------------*/
+
+static air_status_t k_scale_i16(void* ud, const air_kernel_call_t* c) {
+  (void)ud;
+  const air_memref_t* m = &c->args[0].memref;
+  int16_t* d = (int16_t*)m->data + m->offset;
+  for (int64_t i = 0; i < m->sizes[0]; ++i) d[i * m->strides[0]] *= (int16_t)c->args[1].i;
+  return NULL;
+}
+
+static air_status_t k_add_one_f32(void* ud, const air_kernel_call_t* c) {
+  (void)ud;
+  const air_memref_t* m = &c->args[0].memref;
+  float* d = (float*)m->data + m->offset;
+  for (int64_t i = 0; i < m->sizes[0]; ++i) d[i * m->strides[0]] += 1;
+  return NULL;
+}
+
+static air_status_t k_nothing(void* ud, const air_kernel_call_t* c) {
+  (void)ud;
+  (void)c;
+  return NULL;
+}
+
+/* Every program of tests/data/programs runs; where the result is well defined
+ * it is checked. Kernels registered under link_with names only are found
+ * through the declaration's or the herd's link_with. */
+static void test_corpus(void** state) {
+  fx_t* f = *state;
+  check(air_context_register_kernel(f->ctx, "scale.o", k_scale_i16, NULL));
+  check(air_context_register_kernel(f->ctx, "kernel.o", k_add_one_f32, NULL));
+  check(air_context_register_kernel(f->ctx, "external_kernel", k_nothing, NULL));
+  static const struct {
+    const char* file;
+    const char* fn;
+  } progs[] = {
+      {"affine_if_broadcast", "bcast"},   {"matmul_4x4_channels", "matmul_128"},
+      {"module_attrs_opaque", "annotated"}, {"no_module_wrapper", "copy_through_l1"},
+      {"old_async_token", "old_style"},    {"scalar_control", "tiles"},
+      {"scalar_control", "clamp"},         {"segment_pipeline", "pipeline"},
+      {"segment_unroll_kernel", "unrolled"}, {"spec_token_lists", "spec_forms"},
+      {"vector_add_dma", "vector_add"},
+  };
+  for (size_t t = 0; t < sizeof progs / sizeof progs[0]; ++t) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/programs/%s.mlir", AIR_TEST_DATA_DIR, progs[t].file);
+    air_program_t* p = load_file(f, path);
+    const air_op_t* fn = find_func(p, progs[t].fn);
+    assert_non_null(fn);
+    uint32_t n = fn->iaux[0];
+    air_arg_t args[8];
+    void* bufs[8] = {0};
+    void* orig[8] = {0};
+    assert_true(n <= 8);
+    for (uint32_t i = 0; i < n; ++i) {
+      const air_type_info_t* ty = air_ir_type(p, fn->types[i]);
+      memset(&args[i], 0, sizeof args[i]);
+      if (ty->kind != AIR_TYPE_MEMREF) {
+        args[i].kind = air_elem_is_float(ty->elem) ? AIR_ARG_FLOAT : AIR_ARG_INT;
+        args[i].elem = ty->elem;
+        args[i].f = 1.5;
+        continue;
+      }
+      int64_t count = 1;
+      args[i] = mref(NULL, ty->elem, 0);
+      args[i].memref.rank = ty->rank;
+      for (uint32_t k = ty->rank; k-- > 0;) {
+        args[i].memref.sizes[k] = ty->shape[k];
+        args[i].memref.strides[k] = count;
+        count *= ty->shape[k];
+      }
+      uint32_t es = air_elem_size(ty->elem);
+      bufs[i] = calloc((size_t)count, es);
+      orig[i] = calloc((size_t)count, es);
+      for (int64_t e = 0; e < count; ++e) {
+        char* q = (char*)bufs[i] + e * es;
+        int v = (int)((e * 7 + i * 13) % 23) - 11;
+        switch (ty->elem) {
+          case AIR_ELEM_F32: *(float*)q = (float)v; break;
+          case AIR_ELEM_F16: *(uint16_t*)q = (uint16_t)(0x3c00 + (e % 64)); break;
+          case AIR_ELEM_I8: *(int8_t*)q = (int8_t)v; break;
+          case AIR_ELEM_I16: *(int16_t*)q = (int16_t)v; break;
+          case AIR_ELEM_I32: *(int32_t*)q = v; break;
+          default: break;
+        }
+      }
+      memcpy(orig[i], bufs[i], (size_t)count * es);
+      args[i].memref.data = bufs[i];
+    }
+    /* scalar_control's @tiles has every tile DMA the whole 32x32 buffer back to L3,
+     * so its tiles race on L3 memory: run it on one thread. */
+    air_pool_t* one = NULL;
+    if (!strcmp(progs[t].fn, "tiles")) check(air_pool_create(NULL, 1, &one));
+    runopt_t o = {.pool = one};
+    air_status_t st = run(f, p, progs[t].fn, args, n, &o);
+    if (one) air_pool_destroy(one);
+    if (st) fprintf(stderr, "%s @%s: %s\n", progs[t].file, progs[t].fn, air_status_message(st));
+    check(st);
+    const char* name = progs[t].file;
+    if (!strcmp(name, "affine_if_broadcast")) {
+      const int32_t *w = orig[0], *act = orig[1], *res = bufs[2];
+      for (int y = 0; y < 4; ++y)
+        for (int j = 0; j < 64; ++j)
+          assert_int_equal(res[y * 64 + j], (y == 0) + w[j] * act[y * 64 + j]);
+    } else if (!strcmp(name, "module_attrs_opaque") || !strcmp(name, "no_module_wrapper")) {
+      assert_memory_equal(bufs[1], orig[0], !strcmp(name, "no_module_wrapper") ? 32 : 8);
+    } else if (!strcmp(name, "segment_pipeline")) {
+      for (int i = 0; i < 1024; ++i) assert_true(((float*)bufs[1])[i] == -((float*)orig[0])[i]);
+    } else if (!strcmp(name, "segment_unroll_kernel")) {
+      for (int i = 0; i < 128; ++i)
+        assert_int_equal(((int16_t*)bufs[0])[i], 3 * ((int16_t*)orig[0])[i]);
+    } else if (!strcmp(name, "spec_token_lists")) {
+      for (int i = 0; i < 64; ++i)
+        assert_true(((float*)bufs[1])[i] == ((float*)orig[1])[i] + 1);
+    } else if (!strcmp(name, "matmul_4x4_channels")) {
+      const float *a = orig[0], *b = orig[1], *c = bufs[2];
+      for (int i = 0; i < 128; ++i)
+        for (int j = 0; j < 128; ++j) {
+          float ref = 0;
+          for (int k = 0; k < 128; ++k) ref += a[i * 128 + k] * b[k * 128 + j];
+          assert_true(c[i * 128 + j] == ref);
+        }
+    } else if (!strcmp(name, "vector_add_dma")) {
+      for (int i = 0; i < 1024; ++i)
+        assert_int_equal(((int32_t*)bufs[2])[i], ((int32_t*)orig[0])[i] + ((int32_t*)orig[1])[i]);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+      free(bufs[i]);
+      free(orig[i]);
+    }
+    air_program_destroy(p);
+  }
+}
+
+static void test_scalars_and_calls(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/scalars.mlir");
+  float out[8] = {0};
+  int32_t iout[8] = {0}, m[4][4], m2[2][2] = {{0}};
+  for (int i = 0; i < 16; ++i) m[i / 4][i % 4] = i;
+  air_arg_t args[4] = {mref(out, AIR_ELEM_F32, 1, (int64_t)8),
+                       mref(iout, AIR_ELEM_I32, 1, (int64_t)8),
+                       mref(m, AIR_ELEM_I32, 2, (int64_t)4, (int64_t)4),
+                       mref(m2, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)2)};
+  check(run(f, p, "scalars", args, 4, NULL));
+  assert_true(out[0] == 21.5f);
+  assert_true(out[1] == 1.0f);    /* 1 + 2^-9 rounds to 1 in bf16 */
+  assert_true(out[2] == 2048.0f); /* 2049 ties to even in f16 */
+  assert_true(out[3] == 1.0f);
+  assert_int_equal(iout[0], 21);
+  assert_int_equal(iout[1], 18);
+  assert_int_equal(iout[2], -3);
+  assert_int_equal(iout[3], -1);
+  assert_int_equal(iout[4], -4);
+  assert_int_equal(iout[5], -3);
+  assert_int_equal(iout[6], 4);
+  assert_int_equal(m2[0][0], 6);
+  assert_int_equal(m2[0][1], 7);
+  assert_int_equal(m2[1][0], 10);
+  assert_int_equal(m2[1][1], 11);
+  air_program_destroy(p);
+}
+
+/* Errors that only show at run time name the op and its location. */
+static void test_runtime_errors(void** state) {
+  fx_t* f = *state;
+  static const char k_missing[] =
+      "func.func private @nowhere(memref<4xf32, 2>)\n"
+      "func.func @calls() {\n"
+      "  %c1 = arith.constant 1 : index\n"
+      "  air.launch (%l) in (%n=%c1) {\n"
+      "    air.segment @s {\n"
+      "      %c1s = arith.constant 1 : index\n"
+      "      air.herd @h tile (%x) in (%sx=%c1s) attributes {link_with = \"lib.o\"} {\n"
+      "        %b = memref.alloc() : memref<4xf32, 2>\n"
+      "        func.call @nowhere(%b) : (memref<4xf32, 2>) -> ()\n"
+      "      }\n"
+      "    }\n"
+      "  }\n"
+      "  return\n"
+      "}\n";
+  air_program_t* p = load_text(f, "missing.mlir", k_missing);
+  air_status_t st = run(f, p, "calls", NULL, 0, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_NOT_FOUND);
+  expect_in(air_status_message(st),
+            "missing.mlir:9:9: error: func.call @nowhere: no kernel registered as \"nowhere\", nor "
+            "as the herd's link_with \"lib.o\"");
+  air_status_free(st);
+  air_program_destroy(p);
+
+  static const char k_sizes[] =
+      "air.channel @c [1]\n"
+      "func.func @sizes(%a: memref<16xf32>, %b: memref<8xf32>) {\n"
+      "  %c1 = arith.constant 1 : index\n"
+      "  air.launch (%l) in (%n=%c1) args(%la=%a, %lb=%b) : memref<16xf32>, memref<8xf32> {\n"
+      "    %c0 = arith.constant 0 : index\n"
+      "    %p = air.channel.put async @c[%c0] (%la[] [] []) : (memref<16xf32>)\n"
+      "    air.channel.get @c[%c0] (%lb[] [] []) : (memref<8xf32>)\n"
+      "  }\n"
+      "  return\n"
+      "}\n";
+  p = load_text(f, "sizes.mlir", k_sizes);
+  float a[16] = {0}, b[8] = {0};
+  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)16), mref(b, AIR_ELEM_F32, 1, (int64_t)8)};
+  st = run(f, p, "sizes", args, 2, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_FAILED_PRECONDITION);
+  expect_in(air_status_message(st),
+            "sizes.mlir:7:5: error: air.channel.get @c receives 8 f32 elements but the "
+            "air.channel.put at sizes.mlir:6:5 sent 16 f32 elements");
+  air_status_free(st);
+
+  /* An argument that does not match the entry's parameter fails before starting. */
+  args[1] = mref(b, AIR_ELEM_I32, 1, (int64_t)8);
+  st = run(f, p, "sizes", args, 2, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
+  air_status_free(st);
+  air_program_destroy(p);
+}
+
+/* With a trace attached, PEs, channels and DMAs get events. */
+static void test_trace(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_trace_t* t = NULL;
+  check(air_trace_create(f->ctx, &t));
+  int32_t in[8][32] = {{0}}, out[8][32];
+  air_arg_t args[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                       mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+  air_interp_desc_t d = {.program = p, .entry = find_func(p, "chain"), .n_args = 2,
+                         .args = args, .pool = f->pool, .context = f->ctx, .trace = t};
+  air_allocator_init_system(&d.allocator);
+  check(air_interp_run(&d));
+  /* 8 rounds: 16 PEs get and put, plus the segment's 16 transfers. */
+  assert_true(air_trace_event_count(t) >= 8 * 16 * 2 + 16);
+  air_trace_destroy(t);
+  air_program_destroy(p);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_access_patterns),
+      cmocka_unit_test_setup_teardown(test_vector_add_dma, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_matmul_sample, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_depth_run_ahead, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_chain_herd_threads, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_backlog, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_deadlock_report, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_kernel_failure, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bf16_matmul, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_generic_bf16, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_parallel_reduce, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_execute_results, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_affinity_serialises, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_concurrency_coresident, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_watchdog, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_corpus, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_scalars_and_calls, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_trace, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

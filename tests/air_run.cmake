@@ -70,3 +70,12 @@ foreach(scenario vector_add_io random mismatch pipeline deadlock timeout trace p
   set_tests_properties(air_run_${scenario} PROPERTIES LABELS "cli;air-run" TIMEOUT 120
     SKIP_RETURN_CODE 77)
 endforeach()
+
+# A kernel library (air/kernel.h convention) for the `kernels` scenario: air-run
+# --kernels loads it with dlopen and resolves func.call @twice_plus_one to it.
+add_library(air_run_test_kernels MODULE ${AIR_RUN_DIR}/kernel_lib.c)
+target_link_libraries(air_run_test_kernels PRIVATE airrt)
+add_test(NAME air_run_kernels COMMAND bash ${AIR_RUN_DIR}/e2e.sh kernels
+  $<TARGET_FILE:air-run> $<TARGET_FILE:npy_helper> ${AIR_SAMPLES_DIR}
+  $<TARGET_FILE:air_run_test_kernels>)
+set_tests_properties(air_run_kernels PROPERTIES LABELS "cli;air-run" TIMEOUT 120)

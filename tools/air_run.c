@@ -10,6 +10,7 @@
  * --timeout is abandoned with _exit: the device would drain in-flight work on
  * release, and the contract is never to hang.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -19,13 +20,6 @@
 #include <unistd.h>
 
 #include "air/air.h"
-#include "air/buffer.h"
-#include "air/command_buffer.h"
-#include "air/device.h"
-#include "air/executable.h"
-#include "air/kernel.h"
-#include "air/semaphore.h"
-#include "air/trace.h"
 #include "npy.h"
 #include "tool_util.h"
 
@@ -51,6 +45,8 @@ typedef struct run_options_t {
   uint64_t seed;
   double timeout_s; /* 0 = none */
   const char* trace;
+  const char* kernels[MAX_ARGS]; /* --kernels LIB.so, loaded in order */
+  uint32_t n_kernels;
   int verbose;
   int quiet;
 } run_options_t;
@@ -59,7 +55,8 @@ static void print_usage(FILE* out) {
   fprintf(out,
           "usage: air-run FILE.mlir [--entry FUNC] [--device URI]\n"
           "               [--input I=PATH.npy]... [--output I=PATH.npy]... [--random[=SEED]]\n"
-          "               [--timeout SECONDS] [--trace OUT.json] [--verbose] [--quiet]\n"
+          "               [--timeout SECONDS] [--trace OUT.json] [--kernels LIB.so]...\n"
+          "               [--verbose] [--quiet]\n"
           "       air-run --help | --version\n");
 }
 
@@ -79,6 +76,9 @@ static void print_help(void) {
         "  --timeout SECONDS   fail (exit 1) instead of running longer, naming what is\n"
         "                      still blocked when the executor can tell\n"
         "  --trace OUT.json    write a Chrome trace (open in Perfetto or chrome://tracing)\n"
+        "  --kernels LIB.so    load a kernel library (a shared object exporting\n"
+        "                      air_kernel_library_register, see air/kernel.h) whose C\n"
+        "                      kernels func.call and link_with resolve to; repeatable\n"
         "  --verbose, -v       describe every argument and the phases' times\n"
         "  --quiet, -q         no summary line\n\n"
         "Exit status: 0 success, 1 bad program, bad file or failed run, 2 bad usage.\n",
@@ -201,6 +201,11 @@ static int parse_command_line(int argc, char** argv, run_options_t* o) {
       if (errno || end == value || *end || !(t > 0) || t > 1e6)
         return usage_error("--timeout wants a positive number of seconds", value);
       o->timeout_s = t;
+    } else if ((m = tool_option_value(argc, argv, &i, "--kernels", &value)) != 0) {
+      if (m < 0) return usage_error("option needs a value", a);
+      if (!*value) return usage_error("empty kernel library path", NULL);
+      if (o->n_kernels == MAX_ARGS) return usage_error("too many --kernels options", value);
+      o->kernels[o->n_kernels++] = value;
     } else if ((m = tool_option_value(argc, argv, &i, "--trace", &value)) != 0) {
       if (m < 0) return usage_error("option needs a value", a);
       if (!*value) return usage_error("empty trace path", NULL);
@@ -404,6 +409,7 @@ typedef struct run_state_t {
   npy_array_t* host; /* per parameter: the host copy of a memref */
   char* text;
   char* entry_name;
+  void* libraries[MAX_ARGS]; /* dlopen handles of --kernels, closed last */
 } run_state_t;
 
 static void release_all(run_state_t* r) {
@@ -422,8 +428,49 @@ static void release_all(run_state_t* r) {
   air_trace_destroy(r->trace);
   air_program_destroy(r->program);
   air_context_destroy(r->context);
+  for (uint32_t i = 0; i < MAX_ARGS; ++i)
+    if (r->libraries[i]) dlclose(r->libraries[i]);
   free(r->text);
   free(r->entry_name);
+}
+
+/* Loads each --kernels library and lets it register its kernels on the context
+ * (the AIR_KERNEL_LIBRARY_SYMBOL convention of air/kernel.h). Returns nonzero, after
+ * printing why, when one cannot be loaded or its registration fails. */
+static int load_kernel_libraries(const run_options_t* o, air_context_t* context,
+                                 void** handles) {
+  for (uint32_t i = 0; i < o->n_kernels; ++i) {
+    const char* path = o->kernels[i];
+    /* dlopen searches the library path for a bare name; a path with a '/' is a file. */
+    void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+      const char* why = dlerror();
+      fprintf(stderr, "%s: error: cannot load kernel library: %s\n", path,
+              why ? why : "unknown error");
+      return 1;
+    }
+    handles[i] = h;
+    /* The object-to-function-pointer conversion is how dlsym is used; POSIX
+     * guarantees it, ISO C does not, hence the detour through a union. */
+    union {
+      void* object;
+      air_kernel_library_fn_t fn;
+    } entry;
+    entry.object = dlsym(h, AIR_KERNEL_LIBRARY_SYMBOL);
+    if (!entry.object) {
+      fprintf(stderr, "%s: error: not a kernel library: it exports no '%s' function\n", path,
+              AIR_KERNEL_LIBRARY_SYMBOL);
+      return 1;
+    }
+    air_status_t s = entry.fn(context, air_context_register_kernel);
+    if (s) {
+      fprintf(stderr, "%s: error: registering its kernels failed: %s\n", path,
+              air_status_message(s));
+      air_status_free(s);
+      return 1;
+    }
+  }
+  return 0;
 }
 
 /* Reports a failed status (taking it) and returns exit code 1. Like
@@ -643,6 +690,7 @@ static int run(const run_options_t* o) {
     rc = report(display, s);
     goto done;
   }
+  if (load_kernel_libraries(o, r.context, r.libraries)) goto done;
   air_parse_options_t popts = {0};
   popts.filename = display;
   s = air_program_parse(r.context, r.text, len, &popts, &r.program);

@@ -5,5 +5,5 @@ add_executable(air-run
   ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)
 target_include_directories(air-run PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive, like airc: an installed air-run needs no rpath.
-target_link_libraries(air-run PRIVATE airrt_internal m)
+target_link_libraries(air-run PRIVATE airrt_internal m ${CMAKE_DL_LIBS})
 install(TARGETS air-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

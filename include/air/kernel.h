@@ -80,6 +80,24 @@ AIR_API air_status_t air_context_register_kernel(air_context_t* context, const c
 AIR_API air_status_t air_context_find_kernel(const air_context_t* context, const char* name,
                                              air_kernel_fn_t* out_fn, void** out_user_data);
 
+/* Kernel libraries. A shared object that bundles kernels exports one function
+ * named AIR_KERNEL_LIBRARY_SYMBOL of type air_kernel_library_fn_t; a host (air-run
+ * --kernels LIB.so, or an application) loads it and calls it with its context and a
+ * registration function, so the library needs no link-time dependency on
+ * libairrt for registering. Kernels that build failure statuses may link libairrt
+ * for air_status_make: statuses carry their own allocator and are freed correctly by
+ * any copy of the library. */
+#define AIR_KERNEL_LIBRARY_SYMBOL "air_kernel_library_register"
+#if defined(__GNUC__)
+#define AIR_KERNEL_LIBRARY_EXPORT __attribute__((visibility("default")))
+#else
+#define AIR_KERNEL_LIBRARY_EXPORT
+#endif
+typedef air_status_t (*air_kernel_register_fn_t)(air_context_t* context, const char* name,
+                                                 air_kernel_fn_t fn, void* user_data);
+typedef air_status_t (*air_kernel_library_fn_t)(air_context_t* context,
+                                                air_kernel_register_fn_t register_kernel);
+
 #ifdef __cplusplus
 }
 #endif

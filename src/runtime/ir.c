@@ -58,6 +58,21 @@ const char* air_cmpf_pred_name(uint32_t pred) {
   return pred < AIR_CMPF_COUNT_ ? k_cmpf[pred] : "?";
 }
 
+bool air_cmpi_eval(uint32_t pred, int64_t a, int64_t b, uint64_t ua, uint64_t ub) {
+  switch (pred) {
+    case AIR_CMPI_EQ: return a == b;
+    case AIR_CMPI_NE: return a != b;
+    case AIR_CMPI_SLT: return a < b;
+    case AIR_CMPI_SLE: return a <= b;
+    case AIR_CMPI_SGT: return a > b;
+    case AIR_CMPI_SGE: return a >= b;
+    case AIR_CMPI_ULT: return ua < ub;
+    case AIR_CMPI_ULE: return ua <= ub;
+    case AIR_CMPI_UGT: return ua > ub;
+    default: return ua >= ub;
+  }
+}
+
 static int lookup_name(const char* const* names, int n, const char* s, size_t len) {
   for (int i = 0; i < n; ++i)
     if (strlen(names[i]) == len && memcmp(names[i], s, len) == 0) return i;

@@ -124,6 +124,9 @@ const char* air_cmpi_pred_name(uint32_t pred);
 const char* air_cmpf_pred_name(uint32_t pred);
 /* Returns the predicate index or -1. */
 int air_cmpi_pred_lookup(const char* s, size_t len);
+/* Evaluates arith.cmpi `pred` on a and b (sign-extended values); the unsigned
+ * predicates compare ua and ub, the same values zero-extended from their width. */
+bool air_cmpi_eval(uint32_t pred, int64_t a, int64_t b, uint64_t ua, uint64_t ub);
 int air_cmpf_pred_lookup(const char* s, size_t len);
 
 /*---------------------------------------------------------------------------*/

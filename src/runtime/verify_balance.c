@@ -198,22 +198,6 @@ static bool ev_binary(air_opkind_t k, int64_t a, int64_t b, int64_t* out) {
   }
 }
 
-static bool ev_cmp(uint32_t pred, int64_t a, int64_t b) {
-  uint64_t x = (uint64_t)a, y = (uint64_t)b;
-  switch (pred) {
-    case AIR_CMPI_EQ: return a == b;
-    case AIR_CMPI_NE: return a != b;
-    case AIR_CMPI_SLT: return a < b;
-    case AIR_CMPI_SLE: return a <= b;
-    case AIR_CMPI_SGT: return a > b;
-    case AIR_CMPI_SGE: return a >= b;
-    case AIR_CMPI_ULT: return x < y;
-    case AIR_CMPI_ULE: return x <= y;
-    case AIR_CMPI_UGT: return x > y;
-    default: return x >= y;
-  }
-}
-
 static bool ev(bal_t* B, air_vid_t vid, int64_t* out, int depth) {
   air_vctx_t* v = B->v;
   if (!air_v_valid(v, vid) || depth > 64 || !step(B)) return false;
@@ -253,7 +237,7 @@ static bool ev(bal_t* B, air_vid_t vid, int64_t* out, int depth) {
       return false;
     case AIR_OPC_CMP:
       if (o->kind != AIR_OP_CMPI || !ev_operands(B, o, 0, 2, x, depth)) return false;
-      *out = ev_cmp(o->iaux[0], x[0], x[1]);
+      *out = air_cmpi_eval(o->iaux[0], x[0], x[1], (uint64_t)x[0], (uint64_t)x[1]);
       return true;
     case AIR_OPC_SELECT:
       if (!ev_operands(B, o, 0, 1, x, depth)) return false;

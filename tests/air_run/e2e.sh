@@ -3,7 +3,7 @@
 # .npy in and out, --random determinism, argument mismatches, deadlocks, timeouts
 # and traces. Each scenario checks exit codes and messages, not just "it ran".
 set -u
-scenario=$1 air_run=$2 helper=$3 samples=$4
+scenario=$1 air_run=$2 helper=$3 samples=$4 kernels=${5:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -199,6 +199,21 @@ for a_, b_, c_, tol in (("a", "b", "c", 1e-3), ("ah", "bh", "ch", 1e-3)):
     assert worst <= tol, (c_, worst)
     print("ok:", c_, "max error on 64 samples", worst)
 PY
+  ;;
+kernels)
+  # External kernels from a kernel library: func.call @twice_plus_one resolves to
+  # the C function the library registers; without the library the run names the
+  # missing kernel; a file that is no kernel library is refused clearly.
+  prog=$here/kernel_call.mlir
+  "$helper" write x.npy '<f4' 1024 iota || fail "helper"
+  run 0 "$air_run" "$prog" --kernels "$kernels" --input 0=x.npy --output 0=y.npy
+  "$helper" affine x.npy y.npy 2 1 >/dev/null || fail "y != 2x + 1"
+  run 1 "$air_run" "$prog" --input 0=x.npy
+  err_has "kernel_call\.mlir:[0-9]+:[0-9]+: .*twice_plus_one"
+  run 1 "$air_run" "$prog" --kernels /nonexistent/lib.so --input 0=x.npy
+  err_has "cannot load kernel library"
+  run 1 "$air_run" "$prog" --kernels "$air_run" --input 0=x.npy
+  err_has "cannot load kernel library|not a kernel library"
   ;;
 *)
   echo "e2e.sh: unknown scenario $scenario" >&2; exit 2 ;;

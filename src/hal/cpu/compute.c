@@ -276,19 +276,7 @@ static bool cmpf(uint32_t pred, double a, double b) {
 }
 
 static bool cmpi(uint32_t pred, uint32_t el, int64_t a, int64_t b) {
-  uint64_t ua = mask_u(el, a), ub = mask_u(el, b);
-  switch (pred) {
-    case AIR_CMPI_EQ: return a == b;
-    case AIR_CMPI_NE: return a != b;
-    case AIR_CMPI_SLT: return a < b;
-    case AIR_CMPI_SLE: return a <= b;
-    case AIR_CMPI_SGT: return a > b;
-    case AIR_CMPI_SGE: return a >= b;
-    case AIR_CMPI_ULT: return ua < ub;
-    case AIR_CMPI_ULE: return ua <= ub;
-    case AIR_CMPI_UGT: return ua > ub;
-    default: return ua >= ub;
-  }
+  return air_cmpi_eval(pred, a, b, mask_u(el, a), mask_u(el, b));
 }
 
 /* fptosi/fptoui saturate (MLIR leaves out-of-range results undefined). */

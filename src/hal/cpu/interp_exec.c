@@ -475,6 +475,18 @@ static bool affine_set_holds(ix_run_t* r, const air_op_t* op, ix_env_t* e, bool*
   return true;
 }
 
+/* Enters region block `b` of `op` in a new environment chained to the frame's. */
+static int push_body(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_block_t* b) {
+  ix_run_t* r = s->run;
+  ix_env_t* be = ix_env_new(r, b, f->env, false);
+  ix_frame_t bf = {.kind = IX_F_BODY, .owner = op, .pc = b->first, .env = be};
+  if (!be || !ix_push(s, &bf)) {
+    if (be) ix_env_unref(r, be);
+    return ix_oom(s);
+  }
+  return IX_CONT;
+}
+
 static int op_if(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   bool c = false;
@@ -497,13 +509,7 @@ static int op_if(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     ix_next(s);
     return IX_CONT;
   }
-  ix_env_t* be = ix_env_new(r, b, f->env, false);
-  ix_frame_t bf = {.kind = IX_F_BODY, .owner = op, .pc = b->first, .env = be};
-  if (!be || !ix_push(s, &bf)) {
-    if (be) ix_env_unref(r, be);
-    return ix_oom(s);
-  }
-  return IX_CONT;
+  return push_body(s, f, op, b);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -738,13 +744,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
         ix_next(s);
         return IX_CONT;
       }
-      ix_env_t* be = ix_env_new(r, b, f->env, false);
-      ix_frame_t bf = {.kind = IX_F_BODY, .owner = op, .pc = b->first, .env = be};
-      if (!be || !ix_push(s, &bf)) {
-        if (be) ix_env_unref(r, be);
-        return ix_oom(s);
-      }
-      return IX_CONT;
+      return push_body(s, f, op, b);
     }
     case AIR_OPC_TOKEN_ALLOC: {
       ix_tok_t* t = op->n_results ? ix_tok_new(r, op, NULL) : NULL;

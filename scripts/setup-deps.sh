@@ -10,6 +10,8 @@ packages=(
   libcmocka-dev   # unit tests
   libelf-dev      # artifact files (ELF containers)
   libclang-rt-dev # clang's sanitizer and libFuzzer runtimes
+  g++ libtbb-dev  # dag-overhead benchmark: the oneTBB flow-graph anchor (C++)
+  libomp-dev      # dag-overhead benchmark: the libomp anchor (clang -fopenmp)
   python3
 )
 

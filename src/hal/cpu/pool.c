@@ -16,10 +16,16 @@
 #include "hal/futex.h"
 #include "runtime/status_util.h"
 
+/* Per-worker statistics live with the worker, on their own cache line, so
+ * counting a task never moves a shared line between cores. */
 typedef struct worker_t {
   air_pool_t* pool;
   pthread_t thread;
   uint32_t index;
+  char pad_before[64]; /* padding, not alignas: worker arrays come from malloc */
+  _Atomic uint64_t tasks_run;
+  _Atomic uint64_t sleeps;
+  char pad_after[64];
 } worker_t;
 
 struct air_pool_t {
@@ -30,7 +36,7 @@ struct air_pool_t {
   _Atomic uint32_t sleepers;
   _Atomic uint32_t epoch;
   _Atomic bool stopping;
-  _Atomic uint64_t tasks_run, sleeps, wakes;
+  _Atomic uint64_t wakes;
   uint32_t spin;
   uint32_t n_workers;
   worker_t* workers;
@@ -67,7 +73,10 @@ static void* worker_main(void* arg) {
     if (t) {
       t->next = NULL;
       t->fn(t, w->index);
-      atomic_fetch_add_explicit(&p->tasks_run, 1, memory_order_relaxed);
+      /* Only this worker writes its counter: a relaxed load + store, no RMW. */
+      atomic_store_explicit(&w->tasks_run,
+                            atomic_load_explicit(&w->tasks_run, memory_order_relaxed) + 1,
+                            memory_order_relaxed);
       continue;
     }
     atomic_fetch_add(&p->sleepers, 1);
@@ -78,7 +87,7 @@ static void* worker_main(void* arg) {
       return NULL;
     }
     if (idle) {
-      atomic_fetch_add_explicit(&p->sleeps, 1, memory_order_relaxed);
+      atomic_fetch_add_explicit(&w->sleeps, 1, memory_order_relaxed);
       air_futex_wait(&p->epoch, e, -1);
     }
     atomic_fetch_sub(&p->sleepers, 1);
@@ -139,6 +148,8 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
   p->workers = w;
   for (uint32_t i = 0; i < threads; ++i) {
     w[i].pool = p;
+    atomic_init(&w[i].tasks_run, 0);
+    atomic_init(&w[i].sleeps, 0);
     w[i].index = i;
     int rc = pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
     if (rc != 0) {
@@ -170,7 +181,10 @@ void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) { p->spin = spin
 
 void air_pool_stats(const air_pool_t* p, air_pool_stats_t* out) {
   air_pool_t* q = (air_pool_t*)p;
-  out->tasks_run = atomic_load(&q->tasks_run);
-  out->sleeps = atomic_load(&q->sleeps);
+  out->tasks_run = out->sleeps = 0;
+  for (uint32_t i = 0; i < q->n_workers; ++i) {
+    out->tasks_run += atomic_load_explicit(&q->workers[i].tasks_run, memory_order_relaxed);
+    out->sleeps += atomic_load_explicit(&q->workers[i].sleeps, memory_order_relaxed);
+  }
   out->wakes = atomic_load(&q->wakes);
 }

@@ -26,9 +26,11 @@ static int cmd_verify(int argc, char** argv);
 static int cmd_print(int argc, char** argv);
 /* tools/airc_pack.c: the memory packer on its own (TOOLS.md `airc pack`). */
 int airc_cmd_pack(int argc, char** argv);
+/* tools/airc_report.c: the resource analysis and placement for a target. */
+int airc_cmd_report(int argc, char** argv);
 
-/* `compile` and `report` join this table when the scheduler and the artifact
- * writer land; keep TOOLS.md's spellings. */
+/* `compile` joins this table when the artifact writer lands; keep TOOLS.md's
+ * spellings. */
 static const airc_command_t k_commands[] = {
     {"verify", cmd_verify, "FILE.mlir [--split-input-file] [--target T]",
      "parse a program and check every rule of the AIR spec"},
@@ -36,6 +38,8 @@ static const airc_command_t k_commands[] = {
      "parse a program and print it back (round trip)"},
     {"pack", airc_cmd_pack, "IN.csv [-o OFFSETS.csv] [--alignment N]",
      "run the memory packer on a lifetime table (id,lower,upper,size)"},
+    {"report", airc_cmd_report, "FILE.mlir --target T --emit resources [-o OUT]",
+     "print the resource analysis and placement for a target"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 

@@ -1,0 +1,315 @@
+/* place.c - first-fit placement on the target grid (see place.h).
+ *
+ * Per launch: explicitly placed instances first (their rectangles are fixed),
+ * then the rest first-fit scanning columns left to right, then segments with an
+ * affinity partner reuse that partner's partitions. An occupancy map of owners
+ * lets overlap errors name both ops. Herds are placed first-fit inside each
+ * instance's rectangle (herds of a segment disjoint unless they share an
+ * affinity token: a safe bound that ignores token ordering, like the tile count
+ * of the analysis). */
+#include "scheduler/place.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/status_util.h"
+
+typedef struct pl_t {
+  const air_program_t* p;
+  const air_resources_t* r;
+  const air_target_t* t;
+  air_placement_t* out;
+  int32_t* owner; /* cols*rows: index into out->items of the segment there, -1 free */
+  uint32_t next_partition;
+} pl_t;
+
+static int64_t attr_int(const air_op_t* op, const char* name) {
+  const air_attr_t* a = air_ir_attr_get(op, name);
+  return a && a->kind == AIR_ATTR_INT ? a->i : -1;
+}
+
+static air_status_t push(pl_t* pl, const air_place_t* item) {
+  air_placement_t* o = pl->out;
+  air_place_t* n = o->allocator.realloc(o->allocator.self, o->items, (o->n_items + 1) * sizeof *n);
+  if (!n)
+    return AIR_STATUS(&o->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory placing");
+  o->items = n;
+  o->items[o->n_items++] = *item;
+  return AIR_STATUS_OK_VALUE;
+}
+
+/* Grid coordinates (0-based compute rows) are free for a w x h block at (x, y)? */
+static int32_t first_owner(const pl_t* pl, uint32_t x, uint32_t y, uint32_t w, uint32_t h) {
+  for (uint32_t i = x; i < x + w; ++i)
+    for (uint32_t j = y; j < y + h; ++j)
+      if (pl->owner[j * pl->t->cols + i] >= 0) return pl->owner[j * pl->t->cols + i];
+  return -1;
+}
+
+static void occupy(pl_t* pl, uint32_t x, uint32_t y, uint32_t w, uint32_t h, int32_t who) {
+  for (uint32_t i = x; i < x + w; ++i)
+    for (uint32_t j = y; j < y + h; ++j) pl->owner[j * pl->t->cols + i] = who;
+}
+
+/* One instance's block: explicit sizes, else the widest/tallest herd when that
+ * covers the instance's tiles, else whole rows of columns. */
+static void block_size(const pl_t* pl, const air_segment_res_t* s, uint32_t* w, uint32_t* h) {
+  int64_t xs = attr_int(s->op, "x_size"), ys = attr_int(s->op, "y_size");
+  if (pl->t->kind == AIR_TARGET_NPU && xs > 0 && ys > 0) {
+    *w = (uint32_t)xs;
+    *h = (uint32_t)ys;
+    return;
+  }
+  uint64_t tiles = s->per_instance.tiles ? s->per_instance.tiles : 1;
+  if (pl->t->kind == AIR_TARGET_NPU && s->herd_w * s->herd_h >= tiles &&
+      s->herd_w <= pl->t->cols && s->herd_h <= pl->t->rows) {
+    *w = (uint32_t)s->herd_w;
+    *h = (uint32_t)s->herd_h;
+    return;
+  }
+  uint64_t rows = pl->t->rows ? pl->t->rows : 1;
+  uint64_t hh = tiles < rows ? tiles : rows;
+  uint64_t ww = (tiles + hh - 1) / hh;
+  *w = ww > UINT32_MAX ? UINT32_MAX : (uint32_t)ww;
+  *h = (uint32_t)hh;
+}
+
+static air_status_t fail(const pl_t* pl, const air_op_t* op, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static air_status_t fail(const pl_t* pl, const air_op_t* op, const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return AIR_IR_ERROR(pl->p, AIR_STATUS_FAILED_PRECONDITION, op->line, op->col, "[place] %s", msg);
+}
+
+/* Ops are grouped by a shared token in their affinity / concurrency list (an
+ * air.token.alloc, as in the spec), or by naming the other op's own token. */
+static bool linked(const air_op_t* a, const air_op_t* b, int which) {
+  const air_vlist_t* la = &a->toks[which];
+  const air_vlist_t* lb = &b->toks[which];
+  for (uint32_t i = 0; i < la->n; ++i) {
+    for (uint32_t k = 0; k < lb->n; ++k)
+      if (la->items[i] == lb->items[k]) return true;
+    if (b->n_results && la->items[i] == b->results[0]) return true;
+  }
+  for (uint32_t k = 0; k < lb->n; ++k)
+    if (a->n_results && lb->items[k] == a->results[0]) return true;
+  return false;
+}
+
+static air_status_t place_instance(pl_t* pl, const air_segment_res_t* s, uint64_t inst) {
+  const air_target_t* t = pl->t;
+  char lb[96], lb2[96];
+  air_res_label(s->op, lb, sizeof lb);
+  air_place_t it = {.op = s->op, .launch = s->launch, .instance = inst,
+                    .partition = pl->next_partition++, .w = 1, .h = 1};
+  if (t->kind == AIR_TARGET_CPU) { /* worker groups are unbounded: one each */
+    it.x = it.partition;
+    return push(pl, &it);
+  }
+  block_size(pl, s, &it.w, &it.h);
+  int64_t xl = attr_int(s->op, "x_loc"), yl = attr_int(s->op, "y_loc");
+  if (inst == 0 && xl >= 0 && yl >= 0 && t->kind == AIR_TARGET_NPU) {
+    /* x_loc/y_loc fix instance 0's origin; other instances are placed freely
+     * (the spec gives each iteration point its own origin). */
+    int64_t gy = yl - (int64_t)t->first_row;
+    if (gy < 0 || (uint64_t)xl + it.w > t->cols || (uint64_t)gy + it.h > t->rows)
+      return fail(pl, s->op,
+                  "%s: x_loc=%lld y_loc=%lld with %ux%u tiles lies outside %s's %u columns x "
+                  "compute rows %u..%u", lb, (long long)xl, (long long)yl, it.w, it.h, t->name,
+                  t->cols, t->first_row, t->first_row + t->rows - 1);
+    int32_t other = first_owner(pl, (uint32_t)xl, (uint32_t)gy, it.w, it.h);
+    if (other >= 0)
+      return fail(pl, s->op, "%s at x_loc=%lld y_loc=%lld overlaps %s, placed at column %u row %u;"
+                  " segments of one launch are co-resident and need distinct tiles", lb,
+                  (long long)xl, (long long)yl,
+                  air_res_label(pl->out->items[other].op, lb2, sizeof lb2),
+                  pl->out->items[other].x, pl->out->items[other].y);
+    it.x = (uint32_t)xl;
+    it.y = (uint32_t)gy;
+    it.is_explicit = true;
+  } else {
+    bool found = false;
+    for (uint32_t x = 0; !found && it.w <= t->cols && x + it.w <= t->cols; ++x)
+      for (uint32_t y = 0; !found && it.h <= t->rows && y + it.h <= t->rows; ++y)
+        if (first_owner(pl, x, y, it.w, it.h) < 0) {
+          it.x = x;
+          it.y = y;
+          found = true;
+        }
+    if (!found) {
+      const char* why = s->op->toks[AIR_TOK_CONC].n ? " (it must be co-resident with its "
+                                                      "concurrency partners)" : "";
+      return fail(pl, s->op, "%s instance %llu of %llu needs a free %ux%u partition; none is "
+                  "left on %s%s", lb, (unsigned long long)inst + 1,
+                  (unsigned long long)s->instances, it.w, it.h, t->name, why);
+    }
+  }
+  occupy(pl, it.x, it.y, it.w, it.h, (int32_t)pl->out->n_items);
+  it.y += t->first_row;
+  return push(pl, &it);
+}
+
+/* Instances of `s` take the partitions of its affinity partner's instances. */
+static air_status_t place_affine(pl_t* pl, const air_segment_res_t* s, const air_op_t* partner) {
+  char lb[96], lb2[96];
+  air_res_label(s->op, lb, sizeof lb);
+  air_res_label(partner, lb2, sizeof lb2);
+  uint64_t count = 0;
+  for (uint32_t i = 0; i < pl->out->n_items; ++i) count += pl->out->items[i].op == partner;
+  if (!count)
+    return fail(pl, s->op, "%s has affinity with %s, which is not placed in the same launch",
+                lb, lb2);
+  for (uint64_t inst = 0; inst < s->instances; ++inst) {
+    uint32_t k = 0;
+    while (pl->out->items[k].op != partner || pl->out->items[k].instance != inst % count) ++k;
+    air_place_t it = pl->out->items[k];
+    uint32_t w = 1, h = 1;
+    if (pl->t->kind != AIR_TARGET_CPU) block_size(pl, s, &w, &h);
+    if (w > it.w || h > it.h)
+      return fail(pl, s->op, "%s has affinity with %s but needs %ux%u tiles; the shared "
+                  "partition is %ux%u", lb, lb2, w, h, it.w, it.h);
+    it.op = s->op;
+    it.instance = inst;
+    it.w = w;
+    it.h = h;
+    it.is_explicit = false;
+    AIR_RETURN_IF_ERROR(push(pl, &it));
+  }
+  return AIR_STATUS_OK_VALUE;
+}
+
+/* Herds first-fit inside each placed instance of their segment. */
+static air_status_t place_herds(pl_t* pl, uint32_t seg_item) {
+  air_place_t seg = pl->out->items[seg_item];
+  uint32_t first = pl->out->n_items;
+  char lb[96], lb2[96];
+  for (uint32_t i = 0; i < pl->r->n_herds; ++i) {
+    const air_herd_res_t* h = &pl->r->herds[i];
+    if (h->segment != seg.op) continue;
+    air_place_t it = seg;
+    it.op = h->op;
+    it.is_explicit = false;
+    bool one = pl->t->herd_is_one_tile;
+    it.w = one ? 1 : (uint32_t)h->nx;
+    it.h = one ? 1 : (uint32_t)h->ny;
+    int64_t hx = attr_int(h->op, "x_loc"), hy = attr_int(h->op, "y_loc");
+    int64_t sx = attr_int(seg.op, "x_loc"), sy = attr_int(seg.op, "y_loc");
+    const air_place_t* partner = NULL; /* affinity: same tiles, in turn */
+    for (uint32_t k = first; k < pl->out->n_items && !partner; ++k)
+      if (linked(h->op, pl->out->items[k].op, AIR_TOK_AFF)) partner = &pl->out->items[k];
+    if (partner) {
+      it.x = partner->x;
+      it.y = partner->y;
+    } else if (seg.is_explicit && hx >= 0 && hy >= 0 && sx >= 0 && sy >= 0 && hx >= sx &&
+               hy >= sy) {
+      it.x = seg.x + (uint32_t)(hx - sx);
+      it.y = seg.y + (uint32_t)(hy - sy);
+      it.is_explicit = true;
+    } else if (pl->t->kind != AIR_TARGET_CPU) {
+      /* First fit inside the instance, clear of the herds placed before. */
+      bool found = false;
+      for (uint32_t x = seg.x; !found && x + it.w <= seg.x + seg.w; ++x)
+        for (uint32_t y = seg.y; !found && y + it.h <= seg.y + seg.h; ++y) {
+          bool clear = true;
+          for (uint32_t k = first; k < pl->out->n_items && clear; ++k) {
+            const air_place_t* o = &pl->out->items[k];
+            clear = x >= o->x + o->w || o->x >= x + it.w || y >= o->y + o->h || o->y >= y + it.h;
+          }
+          if (clear) {
+            it.x = x;
+            it.y = y;
+            found = true;
+          }
+        }
+      /* No disjoint spot: the analysis found these herds ordered by the async
+       * graph (else the segment would not have fitted), so they take turns on
+       * the instance's tiles. Too big for the rectangle: reported below. */
+      if (!found) it.x = it.w <= seg.w && it.h <= seg.h ? seg.x : seg.x + seg.w;
+    }
+    if (pl->t->kind != AIR_TARGET_CPU &&
+        (it.x + it.w > seg.x + seg.w || it.y + it.h > seg.y + seg.h))
+      return fail(pl, h->op, "%s (%ux%u) does not fit in %s's %ux%u partition at column %u "
+                  "row %u", air_res_label(h->op, lb, sizeof lb), it.w, it.h,
+                  air_res_label(seg.op, lb2, sizeof lb2), seg.w, seg.h, seg.x, seg.y);
+    AIR_RETURN_IF_ERROR(push(pl, &it));
+  }
+  return AIR_STATUS_OK_VALUE;
+}
+
+/* The first earlier top-level segment of the launch in s's affinity group, whose
+ * partitions s reuses (the group's first member is placed normally). */
+static const air_op_t* affinity_partner(const pl_t* pl, uint32_t index) {
+  const air_segment_res_t* s = &pl->r->segments[index];
+  for (uint32_t j = 0; j < index; ++j) {
+    const air_segment_res_t* o = &pl->r->segments[j];
+    if (o->launch == s->launch && !o->parent && linked(s->op, o->op, AIR_TOK_AFF)) {
+      const air_op_t* root = affinity_partner(pl, j);
+      return root ? root : o->op;
+    }
+  }
+  return NULL;
+}
+
+static air_status_t place_launch(pl_t* pl, const air_op_t* launch) {
+  const air_resources_t* r = pl->r;
+  for (uint32_t i = 0; i < pl->t->cols * pl->t->rows; ++i) pl->owner[i] = -1;
+  uint32_t begin = pl->out->n_items;
+  /* Three passes: explicit origins, free instances, affinity groups. */
+  for (int pass = 0; pass < 3; ++pass) {
+    for (uint32_t i = 0; i < r->n_segments; ++i) {
+      const air_segment_res_t* s = &r->segments[i];
+      if (s->launch != launch || s->parent) continue;
+      const air_op_t* partner = affinity_partner(pl, i);
+      bool expl = attr_int(s->op, "x_loc") >= 0 && attr_int(s->op, "y_loc") >= 0;
+      if (pass == 2 && partner) {
+        AIR_RETURN_IF_ERROR(place_affine(pl, s, partner));
+      } else if (!partner && pass < 2) {
+        /* Pass 0 fixes explicit origins (instance 0) before anything is placed
+         * freely, so a free instance never takes an explicit one's tiles. */
+        uint64_t from = pass == 0 ? 0 : expl ? 1 : 0;
+        uint64_t to = pass == 0 ? (expl ? 1 : 0) : s->instances;
+        for (uint64_t inst = from; inst < to; ++inst)
+          AIR_RETURN_IF_ERROR(place_instance(pl, s, inst));
+      }
+    }
+  }
+  /* Concurrency: members of a group must sit on different partitions. */
+  char lb[96], lb2[96];
+  for (uint32_t i = begin; i < pl->out->n_items; ++i)
+    for (uint32_t j = begin; j < i; ++j) {
+      const air_place_t *a = &pl->out->items[i], *b = &pl->out->items[j];
+      if (a->op != b->op && a->partition == b->partition && linked(a->op, b->op, AIR_TOK_CONC))
+        return fail(pl, a->op, "%s must run concurrently with %s but they share a partition "
+                    "(affinity); concurrency needs distinct partitions",
+                    air_res_label(a->op, lb, sizeof lb), air_res_label(b->op, lb2, sizeof lb2));
+    }
+  uint32_t end = pl->out->n_items;
+  for (uint32_t i = begin; i < end; ++i) AIR_RETURN_IF_ERROR(place_herds(pl, i));
+  return AIR_STATUS_OK_VALUE;
+}
+
+air_status_t air_place(const air_program_t* p, const air_resources_t* r, air_placement_t* out) {
+  memset(out, 0, sizeof *out);
+  out->allocator = r->allocator;
+  pl_t pl = {.p = p, .r = r, .t = r->target, .out = out};
+  size_t cells = (size_t)pl.t->cols * pl.t->rows;
+  pl.owner = out->allocator.alloc(out->allocator.self, (cells ? cells : 1) * sizeof *pl.owner);
+  if (!pl.owner)
+    return AIR_STATUS(&out->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory placing");
+  air_status_t s = AIR_STATUS_OK_VALUE;
+  for (uint32_t i = 0; !s && i < r->n_launches; ++i) s = place_launch(&pl, r->launches[i].op);
+  out->allocator.free(out->allocator.self, pl.owner);
+  if (s) air_placement_free(out);
+  return s;
+}
+
+void air_placement_free(air_placement_t* pl) {
+  if (pl->items && pl->allocator.free) pl->allocator.free(pl->allocator.self, pl->items);
+  pl->items = NULL;
+  pl->n_items = 0;
+}

@@ -96,6 +96,13 @@ static size_t norm_layout(const char* s, size_t n, char* out) {
   bool space = false;
   for (size_t i = 0; i < n; ++i) {
     char c = s[i];
+    /* A comment inside the brackets is whitespace: kept, it would swallow the rest
+     * of the printed line once the layout is folded onto one. */
+    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i + 1 < n && s[i + 1] != '\n') ++i;
+      space = true;
+      continue;
+    }
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
       space = true;
       continue;
@@ -295,6 +302,30 @@ static size_t type_text_end(const air_lexer_t* lx, size_t i) {
   return i;
 }
 
+/* Copies source text kept verbatim (opaque attributes), dropping `//` comments
+ * outside strings: the printer may put the text on a line with more after it. */
+static size_t copy_without_comments(const char* s, size_t n, char* out) {
+  size_t o = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (s[i] == '"') {
+      out[o++] = s[i];
+      for (++i; i < n && s[i] != '"'; ++i) {
+        if (s[i] == '\\' && i + 1 < n) out[o++] = s[i++];
+        out[o++] = s[i];
+      }
+      if (i < n) out[o++] = s[i];
+      continue;
+    }
+    if (s[i] == '/' && i + 1 < n && s[i + 1] == '/') {
+      while (i + 1 < n && s[i + 1] != '\n') ++i;
+      out[o++] = ' ';
+      continue;
+    }
+    out[o++] = s[i];
+  }
+  return o;
+}
+
 air_status_t air_parse_opaque_attr(air_parser_t* P, air_attr_t* out) {
   const air_lexer_t* lx = &P->lx;
   size_t from = tok_off(P), end;
@@ -314,9 +345,12 @@ air_status_t air_parse_opaque_attr(air_parser_t* P, air_attr_t* out) {
   }
   memset(out, 0, sizeof(*out));
   out->kind = AIR_ATTR_OPAQUE;
-  out->s = air_ir_strndup(P->p, lx->text + from, end - from);
-  if (!out->s) return air_parse_oom(P);
-  out->n = (uint32_t)(end - from);
+  char* text = air_ir_alloc(P->p, end - from + 1);
+  if (!text) return air_parse_oom(P);
+  size_t n = copy_without_comments(lx->text + from, end - from, text);
+  text[n] = 0;
+  out->s = text;
+  out->n = (uint32_t)n;
   resume_at(P, end);
   return NULL;
 }

@@ -755,6 +755,12 @@ static const int64_t k_set_codes[] = {AIR_AFFINE_EQ0, AIR_AFFINE_DIM, 0, AIR_AFF
                                       AIR_AFFINE_ADD, AIR_AFFINE_DIM, 1, AIR_AFFINE_CONST, -1};
 /* (d0, d1) -> (d0, d1) */
 static const int64_t k_id2_codes[] = {AIR_AFFINE_DIM, 0, AIR_AFFINE_DIM, 1};
+/* (d0, d1)[s0] -> (d1, d0 + s0) */
+static const int64_t k_tr_codes[] = {AIR_AFFINE_DIM, 1, AIR_AFFINE_ADD, AIR_AFFINE_DIM, 0,
+                                     AIR_AFFINE_SYM, 0};
+/* (d0)[s0] -> (d0 + 4, s0) */
+static const int64_t k_minmax_codes[] = {AIR_AFFINE_ADD, AIR_AFFINE_DIM, 0, AIR_AFFINE_CONST,
+                                         4, AIR_AFFINE_SYM, 0};
 
 static air_affine_desc_t map_desc(void) {
   air_affine_desc_t m = {0, 1, 1, 1, 8, k_map_codes};
@@ -841,6 +847,26 @@ static void build_compute(air_builder_t* b) {
       OK(air_builder_select(b, cf, v, nv, &m));
       OK(air_builder_memref_store(b, m, small, 2, idx2));
       OK(air_builder_affine_for_end(b, 0, NULL));
+    }
+
+    {
+      /* small[d1][d0 + s0] = small[d0][d1]; then min/max and reshapes of buf */
+      air_affine_desc_t id = id2_desc(), tr = {0, 2, 1, 2, 7, k_tr_codes};
+      air_value_t lops[2] = {x, y}, sops[3] = {x, y, c1}, v, mn, mx, fl, ex, cs;
+      OK(air_builder_affine_load(b, small, &id, 2, lops, &v));
+      OK(air_builder_affine_store(b, v, small, &tr, 3, sops));
+      air_affine_desc_t mm = {0, 1, 1, 2, 7, k_minmax_codes};
+      OK(air_builder_affine_min(b, &mm, 2, sops, &mn));
+      OK(air_builder_affine_max(b, &mm, 2, sops, &mx));
+      (void)mx;
+      uint32_t one_group[1] = {2};
+      int64_t flat_shape[1] = {64 * 64}, dyn_shape[2] = {AIR_SHAPE_DYNAMIC, 64};
+      air_type_t flat = t_memref(b, AIR_ELEMENT_F32, 1, flat_shape, AIR_MEMORY_L1);
+      air_type_t dyn = t_memref(b, AIR_ELEMENT_F32, 2, dyn_shape, AIR_MEMORY_L1);
+      OK(air_builder_memref_collapse_shape(b, buf, 1, one_group, flat, &fl));
+      air_index_t os[2] = {{mn, 0}, {0, 64}};
+      OK(air_builder_memref_expand_shape(b, fl, 1, one_group, 2, os, dyn, &ex));
+      OK(air_builder_memref_cast(b, buf, dyn, &cs));
     }
 
     air_affine_desc_t maps[2] = {id2_desc(), id2_desc()};
@@ -1396,6 +1422,29 @@ static void test_compute(void** state) {
   assert_int_equal(af->iaux[1], 1);
   assert_int_equal(count(p, AIR_OP_NEGF), 1);
 
+  air_op_t* al = find(p, AIR_OP_AFFINE_LOAD, 0);
+  assert_int_equal(al->n_operands, 3);
+  assert_int_equal(al->iaux[0], 2);
+  assert_int_equal(al->value.map->n_results, 2);
+  air_op_t* as = find(p, AIR_OP_AFFINE_STORE, 0);
+  assert_int_equal(as->n_operands, 5);
+  assert_int_equal(as->operands[0], al->results[0]);
+  assert_int_equal(as->value.map->n_syms, 1);
+  int64_t dd[2] = {2, 3}, ss[1] = {10};
+  assert_true(air_aff_eval(as->value.map->results[1], dd, ss, &r));
+  assert_int_equal(r, 12);
+  assert_int_equal(find(p, AIR_OP_AFFINE_MIN, 0)->value.map->n_results, 2);
+  assert_int_equal(find(p, AIR_OP_AFFINE_MAX, 0)->iaux[0], 1);
+  air_op_t* co = find(p, AIR_OP_COLLAPSE_SHAPE, 0);
+  assert_int_equal(co->n_lists, 2);
+  assert_int_equal(co->lists[0].n, 2);
+  assert_int_equal(co->lists[0].items[1].cst, 1);
+  assert_int_equal(co->lists[1].items[0].cst, 2);
+  air_op_t* ex = find(p, AIR_OP_EXPAND_SHAPE, 0);
+  assert_int_equal(ex->n_lists, 3);
+  assert_int_equal(ex->lists[2].items[0].value, find(p, AIR_OP_AFFINE_MIN, 0)->results[0]);
+  assert_int_equal(find(p, AIR_OP_MEMREF_CAST, 0)->n_lists, 0);
+
   air_op_t* g = find(p, AIR_OP_GENERIC, 0);
   assert_int_equal(g->iaux[0], 1);
   assert_int_equal(g->n_operands, 2);
@@ -1802,6 +1851,35 @@ static void test_bad_values(void** state) {
   FAILS(air_builder_affine_apply(b, &two, 2, ops, &v), INVALID);
   air_affine_desc_t sd = set_desc();
   FAILS(air_builder_affine_if_begin(b, &sd, 1, ops, 0, NULL, NULL), INVALID);
+  /* affine.load/store: one map result per dimension, operands matching the map */
+  FAILS(air_builder_affine_load(b, mem, &md, 2, ops, &v), INVALID);
+  FAILS(air_builder_affine_load(b, mem, NULL, 0, NULL, &v), INVALID);
+  FAILS(air_builder_affine_load(b, mem, &two, 1, ops, &v), INVALID);
+  FAILS(air_builder_affine_load(b, mem, &two, 2, ops, NULL), INVALID);
+  FAILS(air_builder_affine_store(b, c, mem, &two, 2, ops), INVALID);
+  FAILS(air_builder_affine_min(b, &md, 1, ops, &v), INVALID);
+  air_affine_desc_t empty = {0, 1, 0, 0, 0, NULL};
+  FAILS(air_builder_affine_max(b, &empty, 1, ops, &v), INVALID);
+  /* reshapes: groups cover the dimensions, element types agree */
+  uint32_t g2[1] = {2}, g11[2] = {1, 1}, g3[1] = {3};
+  int64_t s16[1] = {16}, sdyn[2] = {AIR_SHAPE_DYNAMIC, 4}, s8[2] = {8, 4};
+  air_type_t t16 = t_memref(b, AIR_ELEMENT_F32, 1, s16, AIR_MEMORY_L3);
+  air_type_t i16 = t_memref(b, AIR_ELEMENT_I32, 1, s16, AIR_MEMORY_L3);
+  air_type_t tdyn = t_memref(b, AIR_ELEMENT_F32, 2, sdyn, AIR_MEMORY_L3);
+  air_type_t t8 = t_memref(b, AIR_ELEMENT_F32, 2, s8, AIR_MEMORY_L3);
+  FAILS(air_builder_memref_collapse_shape(b, mem, 1, g3, t16, &v), INVALID);
+  FAILS(air_builder_memref_collapse_shape(b, mem, 2, g11, t16, &v), INVALID);
+  FAILS(air_builder_memref_collapse_shape(b, mem, 1, NULL, t16, &v), INVALID);
+  FAILS(air_builder_memref_collapse_shape(b, mem, 1, g2, i16, &v), INVALID);
+  FAILS(air_builder_memref_collapse_shape(b, c, 1, g2, t16, &v), INVALID);
+  air_value_t flat;
+  OK(air_builder_memref_collapse_shape(b, mem, 1, g2, t16, &flat));
+  air_index_t os1[1] = {{0, 4}};
+  FAILS(air_builder_memref_expand_shape(b, flat, 1, g2, 1, os1, tdyn, &v), INVALID);
+  FAILS(air_builder_memref_expand_shape(b, flat, 2, g11, 0, NULL, tdyn, &v), INVALID);
+  FAILS(air_builder_memref_cast(b, mem, t16, &v), INVALID);
+  FAILS(air_builder_memref_cast(b, mem, t8, &v), INVALID);
+  OK(air_builder_memref_cast(b, mem, tdyn, &v));
   FAILS(air_builder_affine_if_begin(b, &md, 2, ops, 0, NULL, NULL), INVALID);
 
   air_affine_desc_t maps[2] = {id2_desc(), map_desc()};

@@ -1016,6 +1016,75 @@ static void test_scalars_and_calls(void** state) {
   air_program_destroy(p);
 }
 
+/* A herd transposes L1 tiles with affine.load/store; host code reads through
+ * collapse_shape / expand_shape / cast views and evaluates affine.min/max. */
+static void test_affine_access_and_reshape(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/affine_tile_transpose.mlir");
+  enum { N = 64 };
+  float* in = malloc(N * N * sizeof(float));
+  float* out = malloc(N * N * sizeof(float));
+  uint32_t seed = 7;
+  for (int i = 0; i < N * N; ++i) {
+    in[i] = frand(&seed);
+    out[i] = -1;
+  }
+  air_arg_t args[2] = {mref(in, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  check(run(f, p, "transpose", args, 2, NULL));
+  for (int r = 0; r < N; ++r)
+    for (int c = 0; c < N; ++c) assert_true(out[r * N + c] == in[c * N + r]);
+  free(in);
+  free(out);
+
+  float m[4][8];
+  int32_t o[4] = {0};
+  for (int i = 0; i < 32; ++i) m[i / 8][i % 8] = (float)i;
+  air_arg_t rargs[2] = {mref(m, AIR_ELEM_F32, 2, (int64_t)4, (int64_t)8),
+                        mref(o, AIR_ELEM_I32, 1, (int64_t)4)};
+  check(run(f, p, "reshape", rargs, 2, NULL));
+  assert_true(m[0][0] == 9.0f);  /* flat[1 * 8 + 1] */
+  assert_true(m[0][1] == 19.0f); /* expanded [1][0][3] = flat[19], stored at [0][0][1] */
+  assert_true(m[0][2] == 2.0f && m[3][7] == 31.0f);
+  assert_int_equal(o[0], 5); /* min(3 + 4, 5) */
+  assert_int_equal(o[1], 7); /* max(3 + 4, 5) */
+  assert_int_equal(o[2], 4); /* min(12, 4, 9) */
+  assert_int_equal(o[3], 0);
+  air_program_destroy(p);
+
+  /* A strided source is refused at the op rather than viewed wrongly. */
+  static const char k_strided[] =
+      "func.func @strided(%m: memref<4x8xf32>) {\n"
+      "  %s = memref.subview %m[0, 0] [4, 4] [1, 1] : memref<4x8xf32> to "
+      "memref<4x4xf32, strided<[8, 1]>>\n"
+      "  %c = memref.collapse_shape %s [[0, 1]] : memref<4x4xf32, strided<[8, 1]>> into "
+      "memref<16xf32>\n"
+      "  return\n"
+      "}\n";
+  p = load_text(f, "strided.mlir", k_strided);
+  air_status_t st = run(f, p, "strided", rargs, 1, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_UNIMPLEMENTED);
+  expect_in(air_status_message(st),
+            "strided.mlir:3:3: error: memref.collapse_shape of a strided or non-contiguous "
+            "memref");
+  air_status_free(st);
+  air_program_destroy(p);
+
+  /* Subscripts outside the memref are caught like memref.load's. */
+  static const char k_oob[] =
+      "func.func @oob(%m: memref<4x8xf32>) {\n"
+      "  %c3 = arith.constant 3 : index\n"
+      "  %v = affine.load %m[%c3 + 1, 0] : memref<4x8xf32>\n"
+      "  return\n"
+      "}\n";
+  p = load_text(f, "oob.mlir", k_oob);
+  st = run(f, p, "oob", rargs, 1, NULL);
+  assert_int_equal(air_status_code(st), AIR_STATUS_OUT_OF_RANGE);
+  expect_in(air_status_message(st), "oob.mlir:3:3: error: affine.load: index out of bounds");
+  air_status_free(st);
+  air_program_destroy(p);
+}
+
 /* Errors that only show at run time name the op and its location. */
 static void test_runtime_errors(void** state) {
   fx_t* f = *state;
@@ -1111,6 +1180,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_watchdog, setup, teardown),
       cmocka_unit_test_setup_teardown(test_corpus, setup, teardown),
       cmocka_unit_test_setup_teardown(test_scalars_and_calls, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_trace, setup, teardown),
   };

@@ -991,6 +991,64 @@ static void test_misc_forms(void** state) {
   air_ir_program_free(p);
 }
 
+/* affine.load/store subscripts become a map over the distinct SSA values (dims in
+ * order of first use, then `symbol(...)` values); min/max keep multi-result maps;
+ * reshapes keep their reassociation as indices plus group sizes. */
+static void test_affine_access_and_reshape(void** state) {
+  air_program_t* p = parse_ok(
+      *state,
+      "func.func @f(%m: memref<4x8xf32, 2>, %i: index, %j: index, %s: index) {\n"
+      "  %v = affine.load %m[%j * 2 + %i, symbol(%s) - %j] : memref<4x8xf32, 2>\n"
+      "  affine.store %v, %m[%i, 3] : memref<4x8xf32, 2>\n"
+      "  %a = affine.min affine_map<(d0)[s0] -> (d0 + 4, s0)>(%i)[%s]\n"
+      "  %b = affine.max affine_map<(d0) -> (d0, 2)>(%j)\n"
+      "  %c = memref.collapse_shape %m [[0, 1]] : memref<4x8xf32, 2> into memref<32xf32, 2>\n"
+      "  %e = memref.expand_shape %c [[0, 1]] output_shape [%i, 8] : memref<32xf32, 2> into "
+      "memref<?x8xf32, 2>\n"
+      "  %d = memref.cast %m : memref<4x8xf32, 2> to memref<?x8xf32, 2>\n"
+      "  return\n}\n");
+  air_op_t* ld = nth_op(p, AIR_OP_AFFINE_LOAD, 0);
+  assert_int_equal(air_opkind_class(ld->kind), AIR_OPC_LOAD);
+  assert_int_equal(ld->n_operands, 4); /* memref, %j, %i, %s */
+  assert_int_equal(ld->iaux[0], 2);
+  assert_string_equal(vname(p, ld->operands[1]), "j");
+  assert_string_equal(vname(p, ld->operands[2]), "i");
+  assert_string_equal(vname(p, ld->operands[3]), "s");
+  const air_affine_map_t* m = ld->value.map;
+  assert_int_equal(ld->value.kind, AIR_ATTR_MAP);
+  assert_int_equal(m->n_dims, 2);
+  assert_int_equal(m->n_syms, 1);
+  assert_int_equal(m->n_results, 2);
+  int64_t dims[2] = {5, 1}, syms[1] = {7}, out;
+  assert_true(air_aff_eval(m->results[0], dims, syms, &out));
+  assert_int_equal(out, 11);
+  assert_true(air_aff_eval(m->results[1], dims, syms, &out));
+  assert_int_equal(out, 2);
+  assert_int_equal(ld->n_results, 1);
+  air_op_t* stv = nth_op(p, AIR_OP_AFFINE_STORE, 0);
+  assert_int_equal(stv->n_operands, 3); /* value, memref, %i */
+  assert_int_equal(stv->value.map->n_results, 2);
+  assert_int_equal(stv->value.map->results[1]->kind, AIR_AFF_CONST);
+  air_op_t* mn = nth_op(p, AIR_OP_AFFINE_MIN, 0);
+  assert_int_equal(mn->value.map->n_results, 2);
+  assert_int_equal(mn->iaux[0], 1);
+  assert_int_equal(mn->n_operands, 2);
+  assert_int_equal(nth_op(p, AIR_OP_AFFINE_MAX, 0)->n_operands, 1);
+  air_op_t* co = nth_op(p, AIR_OP_COLLAPSE_SHAPE, 0);
+  assert_int_equal(co->n_lists, 2);
+  assert_int_equal(co->lists[0].n, 2);
+  assert_int_equal(co->lists[1].n, 1);
+  assert_int_equal(co->lists[1].items[0].cst, 2);
+  air_op_t* ex = nth_op(p, AIR_OP_EXPAND_SHAPE, 0);
+  assert_int_equal(ex->n_lists, 3);
+  assert_string_equal(vname(p, ex->lists[2].items[0].value), "i");
+  assert_int_equal(ex->lists[2].items[1].cst, 8);
+  air_op_t* ca = nth_op(p, AIR_OP_MEMREF_CAST, 0);
+  assert_int_equal(ca->n_lists, 0);
+  assert_int_equal(vtype(p, ca->results[0])->shape[0], AIR_DIM_DYNAMIC);
+  air_ir_program_free(p);
+}
+
 /* An allocator that fails once its budget is spent, counting live blocks. */
 typedef struct budget_t {
   long budget; /* allocations left; < 0 means unlimited */
@@ -1176,6 +1234,23 @@ static const bad_t k_bad[] = {
     {"func.func @f() {\n  %x = \n}\n", 3, 1, "expected an operation name, found '}'"},
     {"func.func @f(%t: !air.token) {\n  %x = air.wait_all async [%t, 3]\n  return\n}\n", 2, 32,
      "expected a token value, found '3'"},
+    {"func.func @f(%m: memref<4x4xf32>, %i: index) {\n  %v = affine.load %m[%i] : "
+     "memref<4x4xf32>\n  return\n}\n",
+     2, 22, "'affine.load' of a rank-2 memref needs 2 subscripts, found 1"},
+    {"func.func @f(%m: memref<4xf32>, %i: index) {\n  %v = affine.load %m[%i + q] : "
+     "memref<4xf32>\n  return\n}\n",
+     2, 28, "use of undeclared identifier 'q' in affine expression"},
+    {"func.func @f(%m: memref<4xf32>, %i: index) {\n  %v = affine.load %m[symbol(%i] : "
+     "memref<4xf32>\n  return\n}\n",
+     2, 32, "expected ')' after the symbol value, found ']'"},
+    {"func.func @f(%i: index) {\n  %v = affine.min affine_map<(d0) -> ()>(%i)\n  return\n}\n",
+     2, 19, "'affine.min' needs a map with at least one result"},
+    {"func.func @f(%m: memref<4x8xf32>) {\n  %v = memref.collapse_shape %m [[0, 1] : "
+     "memref<4x8xf32> into memref<32xf32>\n  return\n}\n",
+     2, 41, "expected ',' or ']' after a reassociation group, found ':'"},
+    {"func.func @f(%m: memref<32xf32>) {\n  %v = memref.cast %m : memref<32xf32> into "
+     "memref<?xf32>\n  return\n}\n",
+     2, 40, "expected 'to'"},
 };
 
 static void test_malformed(void** state) {
@@ -1309,6 +1384,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_type_and_token_spellings, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_bracketed_placement, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_misc_forms, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, test_context_setup, test_context_teardown),
       cmocka_unit_test(test_out_of_memory),
       cmocka_unit_test_setup_teardown(test_malformed, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_syntax_cases, test_context_setup, test_context_teardown),

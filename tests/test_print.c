@@ -776,6 +776,65 @@ static void test_affine_ops(void** state) {
          "}\n");
 }
 
+/* affine.load/store print their map inline with the operands in place of d0/s0
+ * (a map alias too); min/max print like affine.apply; reshapes print their
+ * reassociation from the index list and group sizes. */
+static void test_affine_access_and_reshape(void** state) {
+  air_program_t* p = P(state);
+  air_tid_t idx = idx_t(p), f32 = f32_t(p), m = memref2(p, AIR_ELEM_F32, 4, 8, 2, NULL);
+  air_tid_t flat = memref1(p, AIR_ELEM_F32, 32, 2);
+  air_tid_t dyn = memref2(p, AIR_ELEM_F32, AIR_DIM_DYNAMIC, 8, 2, NULL);
+  air_block_t* t = top(p);
+  air_vid_t i = cst(p, t, 1, idx, "i"), j = cst(p, t, 2, idx, "j");
+  air_vid_t a = res(p, mk(p, t, AIR_OP_ALLOC, 0, NULL, 1, 0, 0), 0, m, "a");
+  /* (d0, d1)[s0] -> (d1 * 2 - d0, s0 + 1) over (%i, %j)[%i] */
+  air_op_t* ld = mk(p, t, AIR_OP_AFFINE_LOAD, 4, (air_vid_t[]){a, i, j, i}, 1, 0, 0);
+  ld->value = map_attr(p, 2, 1, 2,
+                       (const air_aff_t*[]){ADD(MUL(D(1), C(2)), MUL(D(0), C(-1))),
+                                            ADD(S(0), C(1))});
+  ld->iaux[0] = 2;
+  air_vid_t v = res(p, ld, 0, f32, "v");
+  air_attr_t tr = map_attr(p, 2, 0, 2, (const air_aff_t*[]){D(1), D(0)});
+  air_attr_t ref = {0};
+  ref.kind = AIR_ATTR_ALIAS;
+  ref.i = air_ir_alias_add(p, "tr", &tr);
+  air_op_t* sto = mk(p, t, AIR_OP_AFFINE_STORE, 4, (air_vid_t[]){v, a, i, j}, 0, 0, 0);
+  sto->value = ref;
+  sto->iaux[0] = 2;
+  air_op_t* mn = mk(p, t, AIR_OP_AFFINE_MIN, 2, (air_vid_t[]){i, j}, 1, 0, 0);
+  mn->value = map_attr(p, 1, 1, 2, (const air_aff_t*[]){ADD(D(0), C(4)), S(0)});
+  mn->iaux[0] = 1;
+  res(p, mn, 0, idx, "lo");
+  air_op_t* mx = mk(p, t, AIR_OP_AFFINE_MAX, 1, (air_vid_t[]){j}, 1, 0, 0);
+  mx->value = map_attr(p, 1, 0, 2, (const air_aff_t*[]){D(0), C(2)});
+  mx->iaux[0] = 1;
+  res(p, mx, 0, idx, "hi");
+  air_op_t* co = mk(p, t, AIR_OP_COLLAPSE_SHAPE, 1, &a, 1, 0, 2);
+  set_list(p, &co->lists[0], 2, (air_ix_t[]){{0, 0}, {0, 1}});
+  set_list(p, &co->lists[1], 1, (air_ix_t[]){{0, 2}});
+  air_vid_t c = res(p, co, 0, flat, "c");
+  air_op_t* ex = mk(p, t, AIR_OP_EXPAND_SHAPE, 1, &c, 1, 0, 3);
+  set_list(p, &ex->lists[0], 2, (air_ix_t[]){{0, 0}, {0, 1}});
+  set_list(p, &ex->lists[1], 1, (air_ix_t[]){{0, 2}});
+  set_list(p, &ex->lists[2], 2, (air_ix_t[]){{j, 0}, {0, 8}});
+  res(p, ex, 0, dyn, "e");
+  res(p, mk(p, t, AIR_OP_MEMREF_CAST, 1, &a, 1, 0, 0), 0, dyn, "d");
+
+  expect(p,
+         "#tr = affine_map<(d0, d1) -> (d1, d0)>\n"
+         "%i = arith.constant 1 : index\n"
+         "%j = arith.constant 2 : index\n"
+         "%a = memref.alloc() : memref<4x8xf32, 2>\n"
+         "%v = affine.load %a[%j * 2 - %i, symbol(%i) + 1] : memref<4x8xf32, 2>\n"
+         "affine.store %v, %a[%j, %i] : memref<4x8xf32, 2>\n"
+         "%lo = affine.min affine_map<(d0)[s0] -> (d0 + 4, s0)>(%i)[%j]\n"
+         "%hi = affine.max affine_map<(d0) -> (d0, 2)>(%j)\n"
+         "%c = memref.collapse_shape %a [[0, 1]] : memref<4x8xf32, 2> into memref<32xf32, 2>\n"
+         "%e = memref.expand_shape %c [[0, 1]] output_shape [%j, 8] : memref<32xf32, 2> into "
+         "memref<?x8xf32, 2>\n"
+         "%d = memref.cast %a : memref<4x8xf32, 2> to memref<?x8xf32, 2>\n");
+}
+
 static void test_linalg(void** state) {
   air_program_t* p = P(state);
   air_tid_t f32 = f32_t(p), m = memref2(p, AIR_ELEM_F32, 64, 64, 2, NULL);
@@ -1254,6 +1313,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_scf, setup, teardown),
       cmocka_unit_test_setup_teardown(test_affine_precedence, setup, teardown),
       cmocka_unit_test_setup_teardown(test_affine_ops, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_linalg, setup, teardown),
       cmocka_unit_test_setup_teardown(test_attrs, setup, teardown),
       cmocka_unit_test_setup_teardown(test_naming, setup, teardown),

@@ -423,6 +423,29 @@ AIR_API air_status_t air_builder_memref_copy(air_builder_t* builder, air_value_t
 AIR_API air_status_t air_builder_memref_subview(air_builder_t* builder,
                                                 const air_slice_t* src,
                                                 air_type_t result_type, air_value_t* out);
+/* memref.collapse_shape src [[...], ...] : ... into result_type. Group g merges
+ * the next group_sizes[g] source dimensions (in order) into result dimension g:
+ * n_groups = result rank and the sizes add up to the source rank. */
+AIR_API air_status_t air_builder_memref_collapse_shape(air_builder_t* builder,
+                                                       air_value_t src, uint32_t n_groups,
+                                                       const uint32_t* group_sizes,
+                                                       air_type_t result_type,
+                                                       air_value_t* out);
+/* memref.expand_shape src [[...], ...] output_shape [...] : ... into result_type.
+ * Group g splits source dimension g into the next group_sizes[g] result
+ * dimensions. `output_shape` (one entry per result dimension) may be omitted
+ * with n_output_shape = 0. */
+AIR_API air_status_t air_builder_memref_expand_shape(air_builder_t* builder, air_value_t src,
+                                                     uint32_t n_groups,
+                                                     const uint32_t* group_sizes,
+                                                     uint32_t n_output_shape,
+                                                     const air_index_t* output_shape,
+                                                     air_type_t result_type,
+                                                     air_value_t* out);
+/* memref.cast src : ... to result_type (same rank; static and `?` sizes may
+ * trade places). */
+AIR_API air_status_t air_builder_memref_cast(air_builder_t* builder, air_value_t src,
+                                             air_type_t result_type, air_value_t* out);
 
 /*---------------------------------------------------------------------------*/
 /* scf and affine control flow                                               */
@@ -480,6 +503,29 @@ AIR_API air_status_t air_builder_affine_apply(air_builder_t* builder,
                                               const air_affine_desc_t* map,
                                               uint32_t n_operands, const air_value_t* operands,
                                               air_value_t* out);
+
+/* %r = affine.min / affine.max map(dims)[syms]: the least / greatest of the
+ * map's results (one or more); operands as for affine.apply. */
+AIR_API air_status_t air_builder_affine_min(air_builder_t* builder,
+                                            const air_affine_desc_t* map,
+                                            uint32_t n_operands, const air_value_t* operands,
+                                            air_value_t* out);
+AIR_API air_status_t air_builder_affine_max(air_builder_t* builder,
+                                            const air_affine_desc_t* map,
+                                            uint32_t n_operands, const air_value_t* operands,
+                                            air_value_t* out);
+/* %v = affine.load memref[map(dims)[syms]]: `map` has one result per memref
+ * dimension; `operands` are its n_dims dim values then n_syms symbol values. */
+AIR_API air_status_t air_builder_affine_load(air_builder_t* builder, air_value_t memref,
+                                             const air_affine_desc_t* map,
+                                             uint32_t n_operands, const air_value_t* operands,
+                                             air_value_t* out);
+/* affine.store value, memref[map(dims)[syms]]. */
+AIR_API air_status_t air_builder_affine_store(air_builder_t* builder, air_value_t value,
+                                              air_value_t memref,
+                                              const air_affine_desc_t* map,
+                                              uint32_t n_operands,
+                                              const air_value_t* operands);
 
 /* affine.if set(dims)[syms] -> (result_types). Opens the then-body. */
 AIR_API air_status_t air_builder_affine_if_begin(air_builder_t* builder,

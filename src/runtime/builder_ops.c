@@ -213,28 +213,47 @@ air_status_t air_builder_memref_dealloc(air_builder_t* b, air_value_t memref) {
   return simple(b, __func__, AIR_OP_DEALLOC, 1, &memref, 0, NULL, NULL);
 }
 
-/* [first, memref, indices...] for load (no first) and store. */
+/* [first, memref, indices...] for load (no first) and store. With `map`
+ * (affine.load/store) the indices are the map's operands and its results index. */
 static air_status_t access(air_builder_t* b, const char* fn, air_opkind_t kind,
-                           air_value_t value, air_value_t memref, uint32_t n,
+                           air_value_t value, air_value_t memref,
+                           const air_affine_desc_t* map, uint32_t n,
                            const air_value_t* indices, air_value_t* out) {
+  bool store = kind == AIR_OP_STORE || kind == AIR_OP_AFFINE_STORE;
+  bool affine = kind == AIR_OP_AFFINE_LOAD || kind == AIR_OP_AFFINE_STORE;
   AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
-  if (kind == AIR_OP_LOAD) AIR_RETURN_IF_ERROR(need_out(b, fn, out));
+  if (!store) AIR_RETURN_IF_ERROR(need_out(b, fn, out));
   AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "memref", memref, AIR_BW_MEMREF));
   const air_type_info_t* t = vtype(b, memref);
-  if (n != t->rank)
+  air_attr_t a;
+  if (affine) {
+    if (!map) return AIR_B_INVALID(b, "%s: NULL map", fn);
+    if (map->n_exprs != t->rank)
+      return AIR_B_INVALID(b, "%s: a map with %u results for a rank-%u memref", fn,
+                           map->n_exprs, t->rank);
+    if ((uint64_t)map->n_dims + map->n_syms != n)
+      return AIR_B_INVALID(b, "%s: %u operands for a map of %u dims and %u symbols", fn, n,
+                           map->n_dims, map->n_syms);
+  } else if (n != t->rank) {
     return AIR_B_INVALID(b, "%s: %u indices for a rank-%u memref", fn, n, t->rank);
+  }
   AIR_RETURN_IF_ERROR(air_b_check_values(b, fn, "indices", n, indices, AIR_BW_INDEX));
+  if (affine) AIR_RETURN_IF_ERROR(air_b_affine(b, fn, map, 0, &a));
+  t = vtype(b, memref); /* the type table may have grown */
   air_tid_t elem = air_b_scalar_type(b, t->elem);
   if (!elem) return AIR_B_OOM(b, fn);
-  if (kind == AIR_OP_STORE) {
+  if (store) {
     AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "value", value, AIR_BW_SCALAR));
     if (air_ir_value_type(b->p, value) != elem)
       return AIR_B_INVALID(b, "%s: value is not of the memref's element type", fn);
   }
-  bool store = kind == AIR_OP_STORE;
   if (n > UINT32_MAX - 2) return AIR_B_INVALID(b, "%s: too many indices", fn);
   air_op_t* op;
   AIR_RETURN_IF_ERROR(air_b_op(b, fn, kind, n + 1 + store, store ? 0 : 1, 0, 0, &op));
+  if (affine) {
+    op->value = a;
+    op->iaux[0] = map->n_dims;
+  }
   uint32_t k = 0;
   if (store) op->operands[k++] = value;
   op->operands[k++] = memref;
@@ -247,12 +266,25 @@ static air_status_t access(air_builder_t* b, const char* fn, air_opkind_t kind,
 
 air_status_t air_builder_memref_load(air_builder_t* b, air_value_t memref, uint32_t n_indices,
                                      const air_value_t* indices, air_value_t* out) {
-  return access(b, __func__, AIR_OP_LOAD, 0, memref, n_indices, indices, out);
+  return access(b, __func__, AIR_OP_LOAD, 0, memref, NULL, n_indices, indices, out);
+}
+
+air_status_t air_builder_affine_load(air_builder_t* b, air_value_t memref,
+                                     const air_affine_desc_t* map, uint32_t n_operands,
+                                     const air_value_t* operands, air_value_t* out) {
+  return access(b, __func__, AIR_OP_AFFINE_LOAD, 0, memref, map, n_operands, operands, out);
+}
+
+air_status_t air_builder_affine_store(air_builder_t* b, air_value_t value, air_value_t memref,
+                                      const air_affine_desc_t* map, uint32_t n_operands,
+                                      const air_value_t* operands) {
+  return access(b, __func__, AIR_OP_AFFINE_STORE, value, memref, map, n_operands, operands,
+                NULL);
 }
 
 air_status_t air_builder_memref_store(air_builder_t* b, air_value_t value, air_value_t memref,
                                       uint32_t n_indices, const air_value_t* indices) {
-  return access(b, __func__, AIR_OP_STORE, value, memref, n_indices, indices, NULL);
+  return access(b, __func__, AIR_OP_STORE, value, memref, NULL, n_indices, indices, NULL);
 }
 
 air_status_t air_builder_memref_copy(air_builder_t* b, air_value_t src, air_value_t dst) {
@@ -288,6 +320,101 @@ air_status_t air_builder_memref_subview(air_builder_t* b, const air_slice_t* src
   air_b_append(b, op);
   *out = op->results[0];
   return NULL;
+}
+
+/* Group sizes of a reassociation: they must cover the `hi_rank` dimensions of the
+ * higher-rank side in order, one group per dimension of the other side. */
+static air_status_t reassoc(air_builder_t* b, const char* fn, air_op_t* op, uint32_t n_groups,
+                            const uint32_t* group_sizes, uint32_t lo_rank, uint32_t hi_rank) {
+  if (n_groups && !group_sizes) return AIR_B_INVALID(b, "%s: NULL group_sizes", fn);
+  if (n_groups != lo_rank)
+    return AIR_B_INVALID(b, "%s: %u groups where the types need %u", fn, n_groups, lo_rank);
+  uint64_t sum = 0;
+  for (uint32_t g = 0; g < n_groups; ++g) {
+    if (!group_sizes[g]) return AIR_B_INVALID(b, "%s: group #%u is empty", fn, g);
+    sum += group_sizes[g];
+  }
+  if (sum != hi_rank)
+    return AIR_B_INVALID(b, "%s: the groups cover %llu dimensions, not %u", fn,
+                         (unsigned long long)sum, hi_rank);
+  if (!air_ir_list_init(b->p, &op->lists[0], hi_rank) ||
+      !air_ir_list_init(b->p, &op->lists[1], n_groups))
+    return AIR_B_OOM(b, fn);
+  for (uint32_t k = 0; k < hi_rank; ++k) op->lists[0].items[k].cst = k;
+  for (uint32_t g = 0; g < n_groups; ++g) op->lists[1].items[g].cst = group_sizes[g];
+  return NULL;
+}
+
+/* Shared checks of the reshapes: a memref source and result of one element type. */
+static air_status_t reshape_begin(air_builder_t* b, const char* fn, air_value_t src,
+                                  air_type_t result_type, air_value_t* out) {
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  AIR_RETURN_IF_ERROR(need_out(b, fn, out));
+  AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "src", src, AIR_BW_MEMREF));
+  AIR_RETURN_IF_ERROR(air_b_check_type(b, fn, "result_type", result_type, AIR_BW_MEMREF));
+  const air_type_info_t* s = vtype(b, src);
+  const air_type_info_t* d = air_ir_type(b->p, result_type);
+  if (s->elem != d->elem || s->memspace != d->memspace)
+    return AIR_B_INVALID(b, "%s: result_type changes the element type or memory space", fn);
+  return NULL;
+}
+
+static air_status_t reshape_end(air_builder_t* b, const char* fn, air_op_t* op, air_value_t src,
+                                air_type_t result_type, air_value_t* out) {
+  op->operands[0] = src;
+  AIR_RETURN_IF_ERROR(air_b_result(b, fn, op, 0, result_type));
+  air_b_append(b, op);
+  *out = op->results[0];
+  return NULL;
+}
+
+air_status_t air_builder_memref_collapse_shape(air_builder_t* b, air_value_t src,
+                                               uint32_t n_groups, const uint32_t* group_sizes,
+                                               air_type_t result_type, air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(reshape_begin(b, fn, src, result_type, out));
+  uint32_t hi = vtype(b, src)->rank, lo = air_ir_type(b->p, result_type)->rank;
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_COLLAPSE_SHAPE, 1, 1, 0, 2, &op));
+  AIR_RETURN_IF_ERROR(reassoc(b, fn, op, n_groups, group_sizes, lo, hi));
+  return reshape_end(b, fn, op, src, result_type, out);
+}
+
+air_status_t air_builder_memref_expand_shape(air_builder_t* b, air_value_t src,
+                                             uint32_t n_groups, const uint32_t* group_sizes,
+                                             uint32_t n_output_shape,
+                                             const air_index_t* output_shape,
+                                             air_type_t result_type, air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(reshape_begin(b, fn, src, result_type, out));
+  uint32_t lo = vtype(b, src)->rank, hi = air_ir_type(b->p, result_type)->rank;
+  if (n_output_shape && n_output_shape != hi)
+    return AIR_B_INVALID(b, "%s: %u output_shape sizes for a rank-%u result", fn,
+                         n_output_shape, hi);
+  AIR_RETURN_IF_ERROR(air_b_check_ixs(b, fn, "output_shape", n_output_shape, output_shape));
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(
+      air_b_op(b, fn, AIR_OP_EXPAND_SHAPE, 1, 1, 0, n_output_shape ? 3 : 2, &op));
+  AIR_RETURN_IF_ERROR(reassoc(b, fn, op, n_groups, group_sizes, lo, hi));
+  if (n_output_shape)
+    AIR_RETURN_IF_ERROR(air_b_ixlist(b, fn, &op->lists[2], n_output_shape, output_shape));
+  return reshape_end(b, fn, op, src, result_type, out);
+}
+
+air_status_t air_builder_memref_cast(air_builder_t* b, air_value_t src, air_type_t result_type,
+                                     air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(reshape_begin(b, fn, src, result_type, out));
+  const air_type_info_t* s = vtype(b, src);
+  const air_type_info_t* d = air_ir_type(b->p, result_type);
+  bool ok = s->rank == d->rank;
+  for (uint32_t k = 0; ok && k < s->rank; ++k)
+    ok = s->shape[k] == d->shape[k] || s->shape[k] == AIR_DIM_DYNAMIC ||
+         d->shape[k] == AIR_DIM_DYNAMIC;
+  if (!ok) return AIR_B_INVALID(b, "%s: result_type has an incompatible shape", fn);
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_MEMREF_CAST, 1, 1, 0, 0, &op));
+  return reshape_end(b, fn, op, src, result_type, out);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -539,16 +666,19 @@ air_status_t air_builder_affine_if_end(air_builder_t* b, uint32_t n, const air_v
   return end_with(b, __func__, AIR_OP_AFFINE_IF, AIR_OP_AFFINE_YIELD, n, vs);
 }
 
-air_status_t air_builder_affine_apply(air_builder_t* b, const air_affine_desc_t* map,
-                                      uint32_t n_operands, const air_value_t* operands,
-                                      air_value_t* out) {
-  const char* fn = __func__;
+/* affine.apply (one map result) and affine.min / affine.max (one or more). */
+static air_status_t affine_value(air_builder_t* b, const char* fn, air_opkind_t kind,
+                                 const air_affine_desc_t* map, uint32_t n_operands,
+                                 const air_value_t* operands, air_value_t* out) {
   AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
   AIR_RETURN_IF_ERROR(need_out(b, fn, out));
   if (!map) return AIR_B_INVALID(b, "%s: NULL map", fn);
-  if (map->n_exprs != 1)
+  if (kind == AIR_OP_AFFINE_APPLY && map->n_exprs != 1)
     return AIR_B_INVALID(b, "%s: affine.apply needs a map with one result, not %u", fn,
                          map->n_exprs);
+  if (map->n_exprs == 0)
+    return AIR_B_INVALID(b, "%s: %s needs a map with at least one result", fn,
+                         air_opkind_name(kind));
   if ((uint64_t)map->n_dims + map->n_syms != n_operands)
     return AIR_B_INVALID(b, "%s: %u operands for a map of %u dims and %u symbols", fn,
                          n_operands, map->n_dims, map->n_syms);
@@ -558,10 +688,28 @@ air_status_t air_builder_affine_apply(air_builder_t* b, const air_affine_desc_t*
   air_tid_t index = air_b_scalar_type(b, AIR_ELEM_INDEX);
   if (!index) return AIR_B_OOM(b, fn);
   air_op_t* op;
-  AIR_RETURN_IF_ERROR(simple(b, fn, AIR_OP_AFFINE_APPLY, n_operands, operands, index, &op, out));
+  AIR_RETURN_IF_ERROR(simple(b, fn, kind, n_operands, operands, index, &op, out));
   op->value = a;
   op->iaux[0] = map->n_dims;
   return NULL;
+}
+
+air_status_t air_builder_affine_apply(air_builder_t* b, const air_affine_desc_t* map,
+                                      uint32_t n_operands, const air_value_t* operands,
+                                      air_value_t* out) {
+  return affine_value(b, __func__, AIR_OP_AFFINE_APPLY, map, n_operands, operands, out);
+}
+
+air_status_t air_builder_affine_min(air_builder_t* b, const air_affine_desc_t* map,
+                                    uint32_t n_operands, const air_value_t* operands,
+                                    air_value_t* out) {
+  return affine_value(b, __func__, AIR_OP_AFFINE_MIN, map, n_operands, operands, out);
+}
+
+air_status_t air_builder_affine_max(air_builder_t* b, const air_affine_desc_t* map,
+                                    uint32_t n_operands, const air_value_t* operands,
+                                    air_value_t* out) {
+  return affine_value(b, __func__, AIR_OP_AFFINE_MAX, map, n_operands, operands, out);
 }
 
 /*---------------------------------------------------------------------------*/

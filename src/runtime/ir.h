@@ -47,8 +47,19 @@
  *   DEALLOC     operands = [memref].
  *   LOAD        operands = [memref, indices...]; results = [v].
  *   STORE       operands = [value, memref, indices...].
+ *               affine.load / affine.store use the same layout, but the values
+ *               after the memref are the operands of the affine map in `value`
+ *               (one result per memref dimension): iaux[0] = #dim operands,
+ *               operands = [(value,) memref, dims..., symbols...]. Indices are
+ *               the map's results.
  *   COPY        operands = [src, dst].
  *   SUBVIEW     operands = [src]; lists[0..2] = offsets, sizes, strides.
+ *   RESHAPE     collapse_shape / expand_shape / cast: views of one memref.
+ *               operands = [src]; results = [view]. collapse/expand: the
+ *               reassociation `[[0, 1], [2]]` is lists[0] = the indices in order
+ *               (0, 1, 2) and lists[1] = the group sizes (2, 1); the groups index
+ *               the dimensions of the higher-rank side. expand: lists[2] =
+ *               output_shape when written (n_lists = 3). cast: no lists.
  *   FOR         operands = [lb, ub, step, inits...]; block args = [iv, iters...];
  *               results = one per init.
  *   PARALLEL    iaux[0] = n = #dims; operands = [lbs(n), ubs(n), steps(n),
@@ -58,7 +69,9 @@
  *               block args (lhs, rhs) and ending in REDUCE_RETURN.
  *   IF          operands = [cond]; regions = [then, (else)]; results.
  *   AFFINE_APPLY value = affine map attribute (inline or alias); iaux[0] = #dim
- *               operands; operands = [dims..., symbols...].
+ *               operands; operands = [dims..., symbols...]. affine.apply needs one
+ *               map result; affine.min / affine.max (same layout) take one or
+ *               more and yield their minimum / maximum.
  *   AFFINE_IF   value = affine set attribute; iaux[0] = #dim operands;
  *               operands = [dims..., symbols...]; regions = [then, (else)].
  *   AFFINE_FOR  lists[0] = [lower, upper] (constants or values); iaux[1] = step;
@@ -92,7 +105,7 @@ typedef enum air_opcls_e {
   AIR_OPC_UNARY, AIR_OPC_CMP, AIR_OPC_SELECT, AIR_OPC_CAST, AIR_OPC_ALLOC,
   AIR_OPC_DEALLOC, AIR_OPC_LOAD, AIR_OPC_STORE, AIR_OPC_COPY, AIR_OPC_SUBVIEW,
   AIR_OPC_FOR, AIR_OPC_PARALLEL, AIR_OPC_REDUCE, AIR_OPC_IF, AIR_OPC_AFFINE_APPLY,
-  AIR_OPC_AFFINE_IF, AIR_OPC_AFFINE_FOR, AIR_OPC_LINALG,
+  AIR_OPC_AFFINE_IF, AIR_OPC_AFFINE_FOR, AIR_OPC_LINALG, AIR_OPC_RESHAPE,
 } air_opcls_t;
 
 typedef enum air_opkind_e {

@@ -277,6 +277,7 @@ restart:
       }
       out->name = t + i + 1;
       out->name_len = (uint32_t)(e - i - 2);
+      out->quoted = true;
       i = e;
     } else {
       size_t e = lex_name(t, i, n, suffix);

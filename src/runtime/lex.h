@@ -39,6 +39,7 @@ typedef struct air_token_t {
   uint64_t u;         /* INT: magnitude (saturated when `overflow`) */
   bool overflow;
   bool hex;           /* INT written 0x... */
+  bool quoted;        /* AT: written @"..." (name holds the escaped text) */
   double f;           /* FLOAT */
   const char* err;    /* ERROR: what is wrong */
 } air_token_t;

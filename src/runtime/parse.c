@@ -574,7 +574,7 @@ static air_status_t parse_module(air_parser_t* P) {
   m->col = at.col;
   m->flags |= AIR_OPF_EXPLICIT_MODULE;
   if (P->tok.kind == AIR_TK_AT) {
-    if (!(m->sym = air_ir_strndup(p, P->tok.name, P->tok.name_len))) return air_parse_oom(P);
+    if (!(m->sym = air_parse_sym_dup(P, &P->tok))) return air_parse_oom(P);
     air_parse_next(P);
   }
   if (air_parse_accept_kw(P, "attributes")) {
@@ -626,6 +626,18 @@ static bool contains(const char* s, size_t n, const char* w) {
   for (size_t i = 0; i + m <= n; ++i)
     if (s[i] == w[0] && memcmp(s + i, w, m) == 0) return true;
   return false;
+}
+
+char* air_parse_sym_dup(air_parser_t* P, const air_token_t* t) {
+  if (!t->quoted) return air_ir_strndup(P->p, t->name, t->name_len);
+  /* The quotes surround the name in the source, so the name plus its quotes is a
+   * string token the string decoder reads as is. */
+  air_token_t q = *t;
+  q.s = t->name - 1;
+  q.len = t->name_len + 2;
+  char* d = air_ir_alloc(P->p, (size_t)t->name_len + 1);
+  if (d) d[air_lex_decode_string(&q, d)] = 0;
+  return d;
 }
 
 air_status_t air_parse(air_program_t* p, const char* text, size_t len, uint32_t first_line) {

@@ -59,7 +59,7 @@ static air_status_t clauses(air_parser_t* P, hdr_t* h) {
 
 static air_status_t sym_clause(air_parser_t* P, hdr_t* h) {
   if (h->sym) return PERR_TOK(P, "the operation already has a symbol name");
-  if (!(h->sym = air_ir_strndup(P->p, P->tok.name, P->tok.name_len))) return air_parse_oom(P);
+  if (!(h->sym = air_parse_sym_dup(P, &P->tok))) return air_parse_oom(P);
   air_parse_next(P);
   return NULL;
 }

@@ -641,9 +641,9 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
         break;
       }
       out->kind = AIR_ATTR_SYMREF;
-      out->s = air_ir_strndup(P->p, t->name, t->name_len);
-      out->n = t->name_len;
+      out->s = air_parse_sym_dup(P, t);
       if (!out->s) return air_parse_oom(P);
+      out->n = (uint32_t)strlen(out->s);
       air_parse_next(P);
       break;
     }
@@ -710,6 +710,16 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
 /* Affine maps and sets                                                      */
 /*---------------------------------------------------------------------------*/
 
+/* Subscripts of affine.load/store name their dimensions and symbols by SSA value:
+ * each distinct value becomes the next dimension (or symbol), in order of first
+ * use, as MLIR numbers them. */
+typedef struct affine_ssa_t {
+  air_pref_t dims[MAX_AFFINE_IDS];
+  uint32_t n_dims;
+  air_pref_t syms[MAX_AFFINE_IDS];
+  uint32_t n_syms;
+} affine_ssa_t;
+
 typedef struct affine_ids_t {
   const char* dims[MAX_AFFINE_IDS];
   uint32_t dlen[MAX_AFFINE_IDS];
@@ -717,6 +727,7 @@ typedef struct affine_ids_t {
   const char* syms[MAX_AFFINE_IDS];
   uint32_t slen[MAX_AFFINE_IDS];
   uint32_t n_syms;
+  affine_ssa_t* ssa; /* non-NULL in subscripts: `%v` and `symbol(%v)` leaves */
 } affine_ids_t;
 
 static air_status_t aff_node(air_parser_t* P, air_aff_kind_t k, int64_t v, const air_aff_t* l,
@@ -756,6 +767,27 @@ static air_status_t aff_sub(air_parser_t* P, const air_aff_t* a, const air_aff_t
 
 static air_status_t aff_expr(air_parser_t* P, const affine_ids_t* ids, const air_aff_t** out);
 
+/* `%v` (a dimension) or, with `sym`, the `%v` of `symbol(%v)`; the current token
+ * is the value. */
+static air_status_t aff_ssa_leaf(air_parser_t* P, affine_ssa_t* ssa, bool sym,
+                                 const air_aff_t** out) {
+  air_pref_t r;
+  TRY(air_parse_ref(P, &r));
+  air_pref_t* list = sym ? ssa->syms : ssa->dims;
+  uint32_t* n = sym ? &ssa->n_syms : &ssa->n_dims;
+  uint32_t pos = 0;
+  while (pos < *n && !(list[pos].len == r.len && list[pos].num == r.num &&
+                       memcmp(list[pos].s, r.s, r.len) == 0))
+    ++pos;
+  if (pos == *n) {
+    if (*n == MAX_AFFINE_IDS)
+      return PERR(P, r.line, r.col, "more than %d distinct %s in affine subscripts",
+                  MAX_AFFINE_IDS, sym ? "symbols" : "dimension values");
+    list[(*n)++] = r;
+  }
+  return aff_node(P, sym ? AIR_AFF_SYM : AIR_AFF_DIM, pos, NULL, NULL, out);
+}
+
 static air_status_t aff_factor(air_parser_t* P, const affine_ids_t* ids,
                                const air_aff_t** out) {
   if (++P->depth > AIR_PARSE_MAX_DEPTH)
@@ -785,6 +817,13 @@ static air_status_t aff_factor(air_parser_t* P, const affine_ids_t* ids,
     else
       s = aff_node(P, AIR_AFF_CONST, (int64_t)t->u, NULL, NULL, out);
     if (!s) air_parse_next(P);
+  } else if (ids->ssa && t->kind == AIR_TK_PERCENT) {
+    s = aff_ssa_leaf(P, ids->ssa, false, out);
+  } else if (ids->ssa && tok_is(t, "symbol") && air_parse_peek(P).kind == AIR_TK_LPAREN) {
+    air_parse_next(P);
+    air_parse_next(P);
+    s = aff_ssa_leaf(P, ids->ssa, true, out);
+    if (!s) s = air_parse_expect(P, AIR_TK_RPAREN, "')' after the symbol value");
   } else if (t->kind == AIR_TK_BARE) {
     int64_t pos = -1;
     air_aff_kind_t k = AIR_AFF_DIM;
@@ -825,7 +864,12 @@ static air_status_t aff_term(air_parser_t* P, const affine_ids_t* ids, const air
     air_parse_next(P);
     const air_aff_t* r;
     TRY(aff_factor(P, ids, &r));
-    TRY(aff_node(P, k, 0, *out, r, out));
+    /* `x * -1` is a negation: folded like `-x`, or `-y * -1` would stay a double
+     * negation that prints as `- -y` and parses back as `+ y`. */
+    if (k == AIR_AFF_MUL && r->kind == AIR_AFF_CONST && r->value == -1)
+      TRY(aff_neg(P, *out, out));
+    else
+      TRY(aff_node(P, k, 0, *out, r, out));
   }
 }
 
@@ -866,6 +910,7 @@ air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
   air_parse_next(P);
   TRY(air_parse_expect(P, AIR_TK_LESS, is_set ? "'<' after 'affine_set'" : "'<' after 'affine_map'"));
   affine_ids_t ids;
+  ids.ssa = NULL;
   if (P->tok.kind != AIR_TK_LPAREN) return air_parse_fail(P, "'(' to begin the dimensions");
   TRY(aff_id_list(P, AIR_TK_RPAREN, ids.dims, ids.dlen, &ids.n_dims));
   ids.n_syms = 0;
@@ -934,6 +979,47 @@ air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
     out->map = m;
   }
   P->n_ixs = mark;
+  return NULL;
+}
+
+air_status_t air_parse_affine_subscripts(air_parser_t* P, air_attr_t* out, uint32_t* n_dims,
+                                         uint32_t* n_syms) {
+  TRY(air_parse_expect(P, AIR_TK_LSQUARE, "'[' to begin the subscripts"));
+  /* On the stack (a few KiB, like affine_ids_t): the arena would keep it for
+   * every access of the program. */
+  affine_ssa_t ssa_store;
+  affine_ssa_t* ssa = &ssa_store;
+  ssa->n_dims = ssa->n_syms = 0;
+  affine_ids_t ids;
+  ids.n_dims = ids.n_syms = 0;
+  ids.ssa = ssa;
+  uint32_t mark = P->n_ixs;
+  if (P->tok.kind != AIR_TK_RSQUARE) {
+    do {
+      const air_aff_t* e;
+      TRY(aff_expr(P, &ids, &e));
+      /* Pointers ride in the ix stack's cst field, as in air_parse_affine. */
+      TRY(air_parse_push_ix(P, 0, (int64_t)(intptr_t)e));
+    } while (air_parse_accept(P, AIR_TK_COMMA));
+  }
+  TRY(air_parse_expect(P, AIR_TK_RSQUARE, "',' or ']' after a subscript"));
+  uint32_t n = P->n_ixs - mark;
+  const air_aff_t** exprs = n ? air_ir_alloc(P->p, n * sizeof(*exprs)) : NULL;
+  air_affine_map_t* m = air_ir_alloc(P->p, sizeof(*m));
+  if ((n && !exprs) || !m) return air_parse_oom(P);
+  for (uint32_t i = 0; i < n; ++i) exprs[i] = (const air_aff_t*)(intptr_t)P->ixs[mark + i].cst;
+  P->n_ixs = mark;
+  m->n_dims = ssa->n_dims;
+  m->n_syms = ssa->n_syms;
+  m->n_results = n;
+  m->results = exprs;
+  memset(out, 0, sizeof(*out));
+  out->kind = AIR_ATTR_MAP;
+  out->map = m;
+  for (uint32_t i = 0; i < ssa->n_dims; ++i) TRY(air_parse_push_ref(P, &ssa->dims[i]));
+  for (uint32_t i = 0; i < ssa->n_syms; ++i) TRY(air_parse_push_ref(P, &ssa->syms[i]));
+  *n_dims = ssa->n_dims;
+  *n_syms = ssa->n_syms;
   return NULL;
 }
 

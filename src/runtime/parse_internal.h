@@ -20,6 +20,8 @@
 /* Nesting of regions, attributes and affine expressions; deeper input is refused
  * so hostile text cannot exhaust the C stack. */
 enum { AIR_PARSE_MAX_DEPTH = 256, AIR_PARSE_RECENT = 4096 };
+/* Reassociation groups of collapse_shape/expand_shape (one per result dimension). */
+enum { AIR_PARSE_MAX_GROUPS = 64 };
 
 #define TRY(expr) AIR_RETURN_IF_ERROR(expr)
 #define PERR(P, line, col, ...) \
@@ -127,6 +129,9 @@ air_status_t air_parse_fail(air_parser_t* P, const char* what);
 air_status_t air_parse_expect(air_parser_t* P, air_tk_t kind, const char* what);
 air_status_t air_parse_expect_kw(air_parser_t* P, const char* kw);
 air_status_t air_parse_oom(air_parser_t* P);
+/* The symbol name of an AT token in the arena, escapes of @"..." decoded; NULL
+ * when out of memory. */
+char* air_parse_sym_dup(air_parser_t* P, const air_token_t* t);
 /* Grows a scratch array to hold `need` items of `elem` bytes. */
 bool air_parse_grow(air_parser_t* P, void** data, uint32_t* cap, uint32_t need, size_t elem);
 air_status_t air_parse_push_ref(air_parser_t* P, const air_pref_t* r);
@@ -210,6 +215,11 @@ air_status_t air_parse_opt_arrow_types(air_parser_t* P, uint32_t* n);
 air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out);
 /* `{ name [= attr], ... }` entries pushed on nattrs. */
 air_status_t air_parse_dict_entries(air_parser_t* P);
+/* `[expr, ...]` subscripts of affine.load/store: SSA values are dimensions and
+ * `symbol(%v)` symbols. Sets out to the map and pushes one ref per dimension then
+ * per symbol. */
+air_status_t air_parse_affine_subscripts(air_parser_t* P, air_attr_t* out, uint32_t* n_dims,
+                                         uint32_t* n_syms);
 /* `affine_map<...>` or `affine_set<...>`; the current token is the keyword. */
 air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out);
 /* `#alias` (resolved) or an inline map/set; `want` is AIR_ATTR_MAP or _SET. */

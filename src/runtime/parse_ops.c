@@ -123,7 +123,7 @@ static air_status_t op_func(air_parser_t* P, air_block_t* blk, air_opkind_t kind
     if (!(op->types = air_ir_alloc(P->p, (ni + nr) * sizeof(air_tid_t)))) return air_parse_oom(P);
     memcpy(op->types, P->tys + tb, (ni + nr) * sizeof(air_tid_t));
   }
-  if (!(op->sym = air_ir_strndup(P->p, name.name, name.name_len))) return air_parse_oom(P);
+  if (!(op->sym = air_parse_sym_dup(P, &name))) return air_parse_oom(P);
   TRY(air_parse_flush_attrs(P, op, amark));
   if (body) {
     air_region_spec_t rs = {0};
@@ -156,7 +156,7 @@ static air_status_t op_call(air_parser_t* P, air_block_t* blk, air_opkind_t kind
                 n == 1 ? "" : "s", ni);
   air_op_t* op;
   TRY(air_parse_new_op(P, blk, kind, at, n, nr, 0, 0, &op));
-  if (!(op->sym = air_ir_strndup(P->p, callee.name, callee.name_len))) return air_parse_oom(P);
+  if (!(op->sym = air_parse_sym_dup(P, &callee))) return air_parse_oom(P);
   TRY(air_parse_resolve(P, rb, n, tb, 0, op->operands));
   TRY(air_parse_flush_attrs(P, op, amark));
   return air_parse_results(P, op, P->tys + tb + ni, b);
@@ -327,18 +327,27 @@ static air_status_t op_alloc(air_parser_t* P, air_block_t* blk, air_opkind_t kin
   return air_parse_results(P, op, &t, b);
 }
 
-/* dealloc, load and store: `[%v,] %m[indices] : memref<...>`. */
+/* dealloc, load and store: `[%v,] %m[indices] : memref<...>`; affine.load/store
+ * write affine subscripts in the brackets (`%m[%i, %j + 1]`). */
 static air_status_t op_mem(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
                            const air_token_t* at, const air_pbinds_t* b) {
   air_pref_t val = {0}, mem;
-  uint32_t rb, n = 0, amark = P->n_nattrs;
-  if (kind == AIR_OP_STORE) {
+  uint32_t rb, n = 0, nd = 0, amark = P->n_nattrs;
+  bool store = kind == AIR_OP_STORE || kind == AIR_OP_AFFINE_STORE;
+  bool affine = kind == AIR_OP_AFFINE_LOAD || kind == AIR_OP_AFFINE_STORE;
+  air_attr_t map;
+  if (store) {
     TRY(air_parse_ref(P, &val));
     TRY(air_parse_expect(P, AIR_TK_COMMA, "',' between the value and the memref"));
   }
   TRY(air_parse_ref(P, &mem));
   rb = P->n_refs;
-  if (kind != AIR_OP_DEALLOC) {
+  air_token_t st = P->tok;
+  if (affine) {
+    uint32_t ns;
+    TRY(air_parse_affine_subscripts(P, &map, &nd, &ns));
+    n = nd + ns;
+  } else if (kind != AIR_OP_DEALLOC) {
     TRY(air_parse_expect(P, AIR_TK_LSQUARE, "'[' to begin the indices"));
     TRY(air_parse_ref_list(P, AIR_TK_RSQUARE, &n));
   }
@@ -347,11 +356,20 @@ static air_status_t op_mem(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   air_token_t tt;
   TRY(colon_type(P, &t, &tt));
   TRY(need_memref(P, &tt, t));
-  air_tid_t elem = air_ir_type_scalar(P->p, air_ir_type(P->p, t)->elem);
+  const air_type_info_t* ti = air_ir_type(P->p, t);
+  if (affine && map.map->n_results != ti->rank)
+    return PERR(P, st.line, st.col, "'%s' of a rank-%u memref needs %u subscripts, found %u",
+                air_opkind_name(kind), ti->rank, ti->rank, map.map->n_results);
+  air_tid_t elem = air_ir_type_scalar(P->p, ti->elem);
   if (!elem) return air_parse_oom(P);
-  uint32_t extra = kind == AIR_OP_STORE ? 1 : 0;
+  uint32_t extra = store ? 1 : 0;
   air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, extra + 1 + n, kind == AIR_OP_LOAD ? 1 : 0, 0, 0, &op));
+  TRY(air_parse_new_op(P, blk, kind, at, extra + 1 + n,
+                       kind == AIR_OP_LOAD || kind == AIR_OP_AFFINE_LOAD ? 1 : 0, 0, 0, &op));
+  if (affine) {
+    op->value = map;
+    op->iaux[0] = nd;
+  }
   if (extra) TRY(air_parse_use(P, &val, elem, &op->operands[0]));
   TRY(air_parse_use(P, &mem, t, &op->operands[extra]));
   TRY(air_parse_resolve(P, rb, n, UINT32_MAX, P->t_index, op->operands + extra + 1));
@@ -403,6 +421,74 @@ static air_status_t op_subview(air_parser_t* P, air_block_t* blk, air_opkind_t k
   TRY(air_parse_new_op(P, blk, kind, at, 1, 1, 0, 3, &op));
   TRY(air_parse_use(P, &src, ts, &op->operands[0]));
   for (int i = 0; i < 3; ++i) op->lists[i] = lists[i];
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return air_parse_results(P, op, &td, b);
+}
+
+/* `[[0, 1], [2]]` into lists[0] (indices) and lists[1] (group sizes). */
+static air_status_t reassociation(air_parser_t* P, air_ixlist_t* idx, air_ixlist_t* groups) {
+  int64_t sizes[AIR_PARSE_MAX_GROUPS];
+  uint32_t ng = 0, mark = P->n_ixs;
+  TRY(air_parse_expect(P, AIR_TK_LSQUARE, "'[' to begin the reassociation"));
+  if (P->tok.kind != AIR_TK_RSQUARE) {
+    do {
+      if (ng == AIR_PARSE_MAX_GROUPS)
+        return PERR_TOK(P, "more than %d reassociation groups", AIR_PARSE_MAX_GROUPS);
+      uint32_t before = P->n_ixs;
+      TRY(air_parse_expect(P, AIR_TK_LSQUARE, "'[' to begin a reassociation group"));
+      if (P->tok.kind != AIR_TK_RSQUARE) {
+        do {
+          if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u > INT32_MAX)
+            return air_parse_fail(P, "a dimension number");
+          TRY(air_parse_push_ix(P, 0, (int64_t)P->tok.u));
+          air_parse_next(P);
+        } while (air_parse_accept(P, AIR_TK_COMMA));
+      }
+      TRY(air_parse_expect(P, AIR_TK_RSQUARE, "',' or ']' in a reassociation group"));
+      sizes[ng++] = P->n_ixs - before;
+    } while (air_parse_accept(P, AIR_TK_COMMA));
+  }
+  TRY(air_parse_expect(P, AIR_TK_RSQUARE, "',' or ']' after a reassociation group"));
+  uint32_t n = P->n_ixs - mark;
+  if (!air_ir_list_init(P->p, idx, n) || !air_ir_list_init(P->p, groups, ng))
+    return air_parse_oom(P);
+  if (n) memcpy(idx->items, P->ixs + mark, n * sizeof(air_ix_t));
+  for (uint32_t i = 0; i < ng; ++i) groups->items[i].cst = sizes[i];
+  P->n_ixs = mark;
+  return NULL;
+}
+
+/* memref.collapse_shape %m [[0, 1], [2]] : T into U
+ * memref.expand_shape %m [[0, 1], [2]] output_shape [4, 8, 16] : T into U
+ * memref.cast %m : T to U */
+static air_status_t op_reshape(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                               const air_token_t* at, const air_pbinds_t* b) {
+  air_pref_t src;
+  uint32_t amark = P->n_nattrs, nl = 0;
+  air_ixlist_t lists[3];
+  memset(lists, 0, sizeof lists);
+  TRY(air_parse_ref(P, &src));
+  if (kind != AIR_OP_MEMREF_CAST) {
+    TRY(reassociation(P, &lists[0], &lists[1]));
+    nl = 2;
+    if (kind == AIR_OP_EXPAND_SHAPE && air_parse_accept_kw(P, "output_shape")) {
+      TRY(air_parse_ixlist(P, &lists[2]));
+      nl = 3;
+    }
+  }
+  TRY(air_parse_opt_attr_dict(P));
+  air_tid_t ts, td;
+  air_token_t a1, a2;
+  TRY(colon_type(P, &ts, &a1));
+  TRY(need_memref(P, &a1, ts));
+  TRY(air_parse_expect_kw(P, kind == AIR_OP_MEMREF_CAST ? "to" : "into"));
+  a2 = P->tok;
+  TRY(air_parse_type(P, &td));
+  TRY(need_memref(P, &a2, td));
+  air_op_t* op;
+  TRY(air_parse_new_op(P, blk, kind, at, 1, 1, 0, nl, &op));
+  TRY(air_parse_use(P, &src, ts, &op->operands[0]));
+  for (uint32_t i = 0; i < nl; ++i) op->lists[i] = lists[i];
   TRY(air_parse_flush_attrs(P, op, amark));
   return air_parse_results(P, op, &td, b);
 }
@@ -722,9 +808,12 @@ static air_status_t op_affine_apply(air_parser_t* P, air_block_t* blk, air_opkin
   const air_attr_t* r;
   uint32_t rb = P->n_refs, nd, ns, amark = P->n_nattrs;
   TRY(air_parse_map_ref(P, AIR_ATTR_MAP, &m, &r));
-  if (r->map->n_results != 1)
+  if (kind == AIR_OP_AFFINE_APPLY && r->map->n_results != 1)
     return PERR(P, mt.line, mt.col, "'affine.apply' needs a map with one result, not %u",
                 r->map->n_results);
+  if (r->map->n_results == 0)
+    return PERR(P, mt.line, mt.col, "'%s' needs a map with at least one result",
+                air_opkind_name(kind));
   TRY(affine_operands(P, &mt, r->map->n_dims, r->map->n_syms, &nd, &ns));
   TRY(air_parse_opt_attr_dict(P));
   air_op_t* op;
@@ -908,6 +997,7 @@ air_parse_op_fn air_parse_std_op_fn(air_opcls_t cls) {
     case AIR_OPC_STORE: return op_mem;
     case AIR_OPC_COPY: return op_copy;
     case AIR_OPC_SUBVIEW: return op_subview;
+    case AIR_OPC_RESHAPE: return op_reshape;
     case AIR_OPC_FOR: return op_for;
     case AIR_OPC_PARALLEL: return op_parallel;
     case AIR_OPC_REDUCE: return op_reduce;

@@ -727,6 +727,42 @@ static void put_dims_syms(printer_t* pr, const air_op_t* op) {
   }
 }
 
+typedef struct subscript_ctx_t {
+  printer_t* pr;
+  const air_op_t* op;
+  uint32_t first, nd; /* operand of d0; #dims */
+} subscript_ctx_t;
+
+static void put_subscript_leaf(void* user, bool is_sym, int64_t pos) {
+  const subscript_ctx_t* c = user;
+  uint64_t i = (uint64_t)c->first + (uint64_t)pos + (is_sym ? c->nd : 0);
+  if (pos < 0 || i >= c->op->n_operands) {
+    put(c->pr, "<<null>>");
+    return;
+  }
+  if (is_sym) put(c->pr, "symbol(");
+  put_val(c->pr, opnd(c->op, (uint32_t)i));
+  if (is_sym) air_sb_putc(c->pr->out, ')');
+}
+
+/* affine.load/store subscripts: the map's results with the operands written in
+ * place of its dimensions and symbols, as MLIR prints them. */
+static void put_subscripts(printer_t* pr, const air_op_t* op, uint32_t first) {
+  const air_attr_t* m = air_ir_attr_resolve(pr->p, &op->value);
+  if (!m || m->kind != AIR_ATTR_MAP || !m->map) {
+    put(pr, "<<null>>");
+    return;
+  }
+  subscript_ctx_t c = {pr, op, first, op->iaux[0]};
+  for (uint32_t i = 0; i < m->map->n_results && m->map->results; ++i) {
+    if (i) put(pr, ", ");
+    if (m->map->results[i])
+      air_print_aff(pr->out, m->map->results[i], put_subscript_leaf, &c);
+    else
+      put(pr, "<<null>>");
+  }
+}
+
 static void put_bound(printer_t* pr, const air_ixlist_t* l, uint32_t i) {
   if (i >= l->n || !l->items)
     put(pr, "<<null>>");
@@ -734,6 +770,39 @@ static void put_bound(printer_t* pr, const air_ixlist_t* l, uint32_t i) {
     put_val(pr, l->items[i].value);
   else
     air_print_i64(pr->out, l->items[i].cst);
+}
+
+/* collapse_shape / expand_shape / cast; see the RESHAPE layout in ir.h. */
+static void print_reshape(printer_t* pr, const air_op_t* op) {
+  put(pr, air_opkind_name(op->kind));
+  air_sb_putc(pr->out, ' ');
+  put_val(pr, opnd(op, 0));
+  if (op->kind != AIR_OP_MEMREF_CAST) {
+    const air_ixlist_t* idx = list(op, 0);
+    const air_ixlist_t* groups = list(op, 1);
+    uint32_t k = 0;
+    put(pr, " [");
+    for (uint32_t g = 0; g < groups->n && groups->items; ++g) {
+      if (g) put(pr, ", ");
+      air_sb_putc(pr->out, '[');
+      /* bounded by the index list: broken sizes must not print forever */
+      for (int64_t j = 0; j < groups->items[g].cst && k < idx->n && idx->items; ++j, ++k) {
+        if (j) put(pr, ", ");
+        air_print_i64(pr->out, idx->items[k].cst);
+      }
+      air_sb_putc(pr->out, ']');
+    }
+    air_sb_putc(pr->out, ']');
+    if (op->kind == AIR_OP_EXPAND_SHAPE && op->n_lists > 2) {
+      put(pr, " output_shape ");
+      put_ixlist(pr, list(op, 2));
+    }
+  }
+  put_attrs(pr, op);
+  put(pr, " : ");
+  put_vtype(pr, opnd(op, 0));
+  put(pr, op->kind == AIR_OP_MEMREF_CAST ? " to " : " into ");
+  put_vtype(pr, res(op, 0));
 }
 
 static void print_affine_for(printer_t* pr, const air_op_t* op, int level) {
@@ -895,7 +964,7 @@ static void print_op(printer_t* pr, const air_op_t* op, int level) {
       put_vtype(pr, opnd(op, 0));
       break;
     case AIR_OPC_LOAD: case AIR_OPC_STORE: {
-      uint32_t m = op->kind == AIR_OP_STORE;
+      uint32_t m = air_opkind_class(op->kind) == AIR_OPC_STORE;
       put(pr, name);
       air_sb_putc(pr->out, ' ');
       if (m) {
@@ -904,7 +973,10 @@ static void print_op(printer_t* pr, const air_op_t* op, int level) {
       }
       put_val(pr, opnd(op, m));
       air_sb_putc(pr->out, '[');
-      put_opnds(pr, op, m + 1, op->n_operands);
+      if (op->kind == AIR_OP_AFFINE_LOAD || op->kind == AIR_OP_AFFINE_STORE)
+        put_subscripts(pr, op, m + 1);
+      else
+        put_opnds(pr, op, m + 1, op->n_operands);
       air_sb_putc(pr->out, ']');
       put_attrs(pr, op);
       put(pr, " : ");
@@ -929,6 +1001,7 @@ static void print_op(printer_t* pr, const air_op_t* op, int level) {
       put(pr, " to ");
       put_vtype(pr, res(op, 0));
       break;
+    case AIR_OPC_RESHAPE: print_reshape(pr, op); break;
     case AIR_OPC_FOR: print_for(pr, op, level); break;
     case AIR_OPC_PARALLEL: print_parallel(pr, op, level); break;
     case AIR_OPC_REDUCE: print_reduce(pr, op, level); break;
@@ -943,7 +1016,8 @@ static void print_op(printer_t* pr, const air_op_t* op, int level) {
       print_branches(pr, op, level);
       break;
     case AIR_OPC_AFFINE_APPLY:
-      put(pr, "affine.apply ");
+      put(pr, name);
+      air_sb_putc(pr->out, ' ');
       air_print_attr(pr->out, pr->p, &op->value);
       put_dims_syms(pr, op);
       put_attrs(pr, op);

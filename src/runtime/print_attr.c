@@ -174,6 +174,8 @@ typedef struct aff_stack_t {
   size_t n, cap;
   aff_task_t local[64];
   air_sb_t* out;
+  air_print_aff_leaf_fn leaf; /* prints dims and symbols when set */
+  void* user;
 } aff_stack_t;
 
 static void aff_push(aff_stack_t* s, const air_aff_t* e, const char* text, int64_t v,
@@ -210,8 +212,15 @@ static void aff_expand(aff_stack_t* s, const air_aff_t* e, bool strong) {
   air_sb_t* out = s->out;
   switch (e->kind) {
     case AIR_AFF_CONST: air_print_i64(out, e->value); return;
-    case AIR_AFF_DIM: air_sb_putc(out, 'd'); air_print_i64(out, e->value); return;
-    case AIR_AFF_SYM: air_sb_putc(out, 's'); air_print_i64(out, e->value); return;
+    case AIR_AFF_DIM:
+    case AIR_AFF_SYM:
+      if (s->leaf) {
+        s->leaf(s->user, e->kind == AIR_AFF_SYM, e->value);
+        return;
+      }
+      air_sb_putc(out, e->kind == AIR_AFF_SYM ? 's' : 'd');
+      air_print_i64(out, e->value);
+      return;
     case AIR_AFF_MUL: case AIR_AFF_MOD: case AIR_AFF_FLOORDIV: case AIR_AFF_CEILDIV: break;
     case AIR_AFF_ADD: break;
     default: put(out, "<<null>>"); return;
@@ -252,12 +261,14 @@ static void aff_expand(aff_stack_t* s, const air_aff_t* e, bool strong) {
   if (strong) PUSH_T(s, "(");
 }
 
-static void put_aff(air_sb_t* out, const air_aff_t* e) {
+void air_print_aff(air_sb_t* out, const air_aff_t* e, air_print_aff_leaf_fn leaf, void* user) {
   aff_stack_t s;
   s.t = s.local;
   s.n = 0;
   s.cap = sizeof s.local / sizeof s.local[0];
   s.out = out;
+  s.leaf = leaf;
+  s.user = user;
   PUSH_E(&s, e, false);
   while (s.n && !out->oom) {
     aff_task_t t = s.t[--s.n];
@@ -291,7 +302,7 @@ static void put_dims_syms(air_sb_t* out, uint32_t n_dims, uint32_t n_syms) {
 
 static void put_aff_or_null(air_sb_t* out, const air_aff_t* e) {
   if (e)
-    put_aff(out, e);
+    air_print_aff(out, e, NULL, NULL);
   else
     put(out, "<<null>>");
 }

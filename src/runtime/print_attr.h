@@ -22,4 +22,9 @@ void air_print_attr_typed(air_sb_t* out, const air_program_t* p, const air_attr_
 void air_print_attr_dict(air_sb_t* out, const air_program_t* p,
                          const air_named_attr_t* attrs, uint32_t n);
 
+/* An affine expression as MLIR prints it. `leaf`, when given, prints dimension or
+ * symbol `pos` instead of `d0` / `s0` (affine.load/store write SSA values there). */
+typedef void (*air_print_aff_leaf_fn)(void* user, bool is_sym, int64_t pos);
+void air_print_aff(air_sb_t* out, const air_aff_t* e, air_print_aff_leaf_fn leaf, void* user);
+
 #endif /* AIR_RUNTIME_PRINT_ATTR_H_ */

@@ -226,7 +226,14 @@ static bool ev(bal_t* B, air_vid_t vid, int64_t* out, int depth) {
         return false;
       uint32_t nd = m->map->n_dims, ns = m->map->n_syms;
       if (!ev_operands(B, o, 0, nd + ns, x, depth)) return false;
-      return aff_eval(m->map->results[0], x, nd, x + nd, ns, out, 0);
+      if (!aff_eval(m->map->results[0], x, nd, x + nd, ns, out, 0)) return false;
+      /* affine.min / affine.max: the extreme of every result */
+      for (uint32_t k = 1; k < m->map->n_results && o->kind != AIR_OP_AFFINE_APPLY; ++k) {
+        int64_t y;
+        if (!aff_eval(m->map->results[k], x, nd, x + nd, ns, &y, 0)) return false;
+        if (o->kind == AIR_OP_AFFINE_MIN ? y < *out : y > *out) *out = y;
+      }
+      return true;
     }
     case AIR_OPC_BINARY:
       return ev_operands(B, o, 0, 2, x, depth) && ev_binary(o->kind, x[0], x[1], out);

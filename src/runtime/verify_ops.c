@@ -574,6 +574,81 @@ static void check_linalg(air_vctx_t* v, uint32_t id) {
   }
 }
 
+/* collapse_shape / expand_shape / cast: same element type and memory space; the
+ * groups partition the dimensions of the higher-rank side in order, one group per
+ * dimension of the lower-rank side, and static sizes multiply up. */
+static void check_reshape(air_vctx_t* v, uint32_t id) {
+  const air_op_t* op = v->ops[id].op;
+  const char* on = air_v_opname(op);
+  air_vid_t sv = op->operands[0], rv = op->results[0];
+  air_v_want_memref(v, id, sv, "the source");
+  want_kind(v, id, rv, "a memref", air_v_type(v, rv)->kind == AIR_TYPE_MEMREF, "%s",
+            "the result");
+  const air_type_info_t* s = air_v_type(v, sv);
+  const air_type_info_t* d = air_v_type(v, rv);
+  if (s->kind != AIR_TYPE_MEMREF || d->kind != AIR_TYPE_MEMREF) return;
+  if (s->elem != d->elem || s->memspace != d->memspace) {
+    ERR(id, "structure", "%s changes the element type or memory space (%s, space %d to %s, "
+        "space %d)", on, air_elem_name(s->elem), (int)s->memspace, air_elem_name(d->elem),
+        (int)d->memspace);
+    return;
+  }
+  if (op->kind == AIR_OP_MEMREF_CAST) {
+    bool ok = s->rank == d->rank;
+    for (uint32_t k = 0; ok && k < s->rank; ++k)
+      ok = s->shape[k] == d->shape[k] || s->shape[k] == AIR_DIM_DYNAMIC ||
+           d->shape[k] == AIR_DIM_DYNAMIC;
+    if (!ok) ERR(id, "structure", "%s between incompatible shapes", on);
+    return;
+  }
+  bool collapse = op->kind == AIR_OP_COLLAPSE_SHAPE;
+  const air_type_info_t* hi = collapse ? s : d; /* the side the groups index */
+  const air_type_info_t* lo = collapse ? d : s;
+  const air_ixlist_t* idx = &op->lists[0];
+  const air_ixlist_t* groups = &op->lists[1];
+  if (groups->n != lo->rank || idx->n != hi->rank) {
+    ERR(id, "structure", "%s has %u groups over %u dimensions; the types need %u over %u", on,
+        groups->n, idx->n, lo->rank, hi->rank);
+    return;
+  }
+  uint32_t k = 0;
+  for (uint32_t g = 0; g < groups->n; ++g) {
+    int64_t n = groups->items[g].cst, prod = 1;
+    bool dyn = false;
+    if (n < 1 || n > (int64_t)(idx->n - k)) {
+      ERR(id, "structure", "%s: reassociation group #%u is empty or too long", on, g);
+      return;
+    }
+    for (int64_t j = 0; j < n; ++j, ++k) {
+      if (idx->items[k].cst != (int64_t)k) {
+        ERR(id, "structure", "%s: reassociation groups must list dimensions 0..%u in order", on,
+            hi->rank - 1);
+        return;
+      }
+      int64_t e = hi->shape[k];
+      if (e == AIR_DIM_DYNAMIC || __builtin_mul_overflow(prod, e, &prod)) dyn = true;
+    }
+    if (!dyn && lo->shape[g] != AIR_DIM_DYNAMIC && lo->shape[g] != prod)
+      ERR(id, "structure", "%s: dimension %u is %lld but its group multiplies to %lld", on, g,
+          (long long)lo->shape[g], (long long)prod);
+  }
+  if (op->kind == AIR_OP_EXPAND_SHAPE && op->n_lists > 2) {
+    const air_ixlist_t* os = &op->lists[2];
+    if (os->n != d->rank) {
+      ERR(id, "structure", "%s: output_shape has %u sizes for a rank-%u result", on, os->n,
+          d->rank);
+      return;
+    }
+    for (uint32_t i = 0; i < os->n; ++i) {
+      if (os->items[i].value)
+        air_v_want_index(v, id, os->items[i].value, "an output_shape size");
+      else if (d->shape[i] != AIR_DIM_DYNAMIC && d->shape[i] != os->items[i].cst)
+        ERR(id, "structure", "%s: output_shape size %u is %lld but the result type says %lld",
+            on, i, (long long)os->items[i].cst, (long long)d->shape[i]);
+    }
+  }
+}
+
 /* Shape checks of the simple classes: counts, then types. */
 static void check_simple(air_vctx_t* v, uint32_t id) {
   air_op_t* op = v->ops[id].op;
@@ -589,14 +664,16 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
       [AIR_OPC_LOAD] = {-1, 1},         [AIR_OPC_STORE] = {-1, 0},
       [AIR_OPC_COPY] = {2, 0},          [AIR_OPC_SUBVIEW] = {1, 1},
       [AIR_OPC_TOKEN_ALLOC] = {0, 1},   [AIR_OPC_WAIT_ALL] = {0, -1},
-      [AIR_OPC_AFFINE_APPLY] = {-1, 1},
+      [AIR_OPC_AFFINE_APPLY] = {-1, 1}, [AIR_OPC_RESHAPE] = {1, 1},
   };
   if ((unsigned)cls >= sizeof k_shape / sizeof k_shape[0]) return;
   int want_ops = k_shape[cls].ops, want_res = k_shape[cls].res;
   if ((want_ops >= 0 && op->n_operands != (uint32_t)want_ops) ||
       (want_res >= 0 && op->n_results != (uint32_t)want_res) ||
       (cls == AIR_OPC_LOAD && op->n_operands < 1) || (cls == AIR_OPC_STORE && op->n_operands < 2) ||
-      (cls == AIR_OPC_SUBVIEW && (op->n_lists < 3 || !op->lists))) {
+      (cls == AIR_OPC_SUBVIEW && (op->n_lists < 3 || !op->lists)) ||
+      (cls == AIR_OPC_RESHAPE && op->kind != AIR_OP_MEMREF_CAST &&
+       (op->n_lists < 2 || !op->lists))) {
     ERR(id, "structure", "%s has %u operands and %u results, which its form does not allow", on,
         op->n_operands, op->n_results);
     v->ops[id].bad = 1;
@@ -680,9 +757,26 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
       air_v_want_memref(v, id, mem, "the memref operand");
       const air_type_info_t* mt = air_v_type(v, mem);
       if (mt->kind != AIR_TYPE_MEMREF) break;
-      if (op->n_operands - m - 1 != mt->rank)
+      if (op->kind == AIR_OP_AFFINE_LOAD || op->kind == AIR_OP_AFFINE_STORE) {
+        /* The operands after the memref feed the map; its results are the indices. */
+        const air_attr_t* am = air_ir_attr_resolve(v->p, &op->value);
+        if (!am || am->kind != AIR_ATTR_MAP || !am->map ||
+            (am->map->n_results && !am->map->results) ||
+            am->map->n_dims + am->map->n_syms != op->n_operands - m - 1 ||
+            op->iaux[0] != am->map->n_dims) {
+          ERR(id, "structure",
+              "%s needs an affine map whose dims and symbols match its %u subscript operands",
+              on, op->n_operands - m - 1);
+          v->ops[id].bad = 1;
+          break;
+        }
+        if (am->map->n_results != mt->rank)
+          ERR(id, "structure", "%s of a rank-%u memref needs %u subscripts, found %u", on,
+              mt->rank, mt->rank, am->map->n_results);
+      } else if (op->n_operands - m - 1 != mt->rank) {
         ERR(id, "structure", "%s of a rank-%u memref needs %u indices, found %u", on, mt->rank,
             mt->rank, op->n_operands - m - 1);
+      }
       for (uint32_t i = m + 1; i < op->n_operands; ++i)
         air_v_want_index(v, id, op->operands[i], "an index");
       air_vid_t val = cls == AIR_OPC_LOAD ? r : op->operands[0];
@@ -706,18 +800,20 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
       air_v_want_memref(v, id, op->operands[0], "the source");
       want_kind(v, id, r, "a memref", rt->kind == AIR_TYPE_MEMREF, "%s", "the result");
       break;
+    case AIR_OPC_RESHAPE: check_reshape(v, id); break;
     case AIR_OPC_TOKEN_ALLOC:
       want_kind(v, id, r, "!air.token", rt->kind == AIR_TYPE_TOKEN, "%s", "the result");
       break;
     case AIR_OPC_WAIT_ALL: air_v_check_async(v, id); break;
     case AIR_OPC_AFFINE_APPLY: {
       const air_attr_t* m = air_ir_attr_resolve(v->p, &op->value);
-      if (!m || m->kind != AIR_ATTR_MAP || !m->map || m->map->n_results != 1 ||
+      bool apply = op->kind == AIR_OP_AFFINE_APPLY;
+      if (!m || m->kind != AIR_ATTR_MAP || !m->map || !m->map->results ||
+          (apply ? m->map->n_results != 1 : m->map->n_results < 1) ||
           m->map->n_dims + m->map->n_syms != op->n_operands || op->iaux[0] != m->map->n_dims) {
         ERR(id, "structure",
-            "affine.apply needs a one-result affine map whose dims and symbols "
-            "match its %u operands",
-            op->n_operands);
+            "%s needs a %s affine map whose dims and symbols match its %u operands", on,
+            apply ? "one-result" : "non-empty", op->n_operands);
         v->ops[id].bad = 1;
         break;
       }
@@ -856,7 +952,7 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
        cls == AIR_OPC_UNARY || cls == AIR_OPC_CMP || cls == AIR_OPC_SELECT || cls == AIR_OPC_CAST ||
        cls == AIR_OPC_ALLOC || cls == AIR_OPC_DEALLOC || cls == AIR_OPC_LOAD ||
        cls == AIR_OPC_STORE || cls == AIR_OPC_COPY || cls == AIR_OPC_SUBVIEW ||
-       cls == AIR_OPC_AFFINE_APPLY)) {
+       cls == AIR_OPC_AFFINE_APPLY || cls == AIR_OPC_RESHAPE)) {
     ERR(id, "structure", "%s takes no regions (found %u)", air_v_opname(op), op->n_regions);
     v->ops[id].bad = 1;
   }

@@ -403,16 +403,25 @@ air_status_t ix_eval_scalar(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
       break;
     case AIR_OPC_AFFINE_APPLY: {
       const air_attr_t* m = air_ir_attr_resolve(r->p, &op->value);
-      if (!m || m->kind != AIR_ATTR_MAP || !m->map || m->map->n_results != 1)
-        return ix_err(r, op, AIR_STATUS_INTERNAL, "affine.apply needs a one-result map");
+      bool apply = op->kind == AIR_OP_AFFINE_APPLY;
+      if (!m || m->kind != AIR_ATTR_MAP || !m->map || !m->map->results ||
+          (apply ? m->map->n_results != 1 : m->map->n_results < 1))
+        return ix_err(r, op, AIR_STATUS_INTERNAL, "%s needs a %s map", ix_opname(op),
+                      apply ? "one-result" : "non-empty");
       int64_t vals[32];
       uint32_t nd = op->iaux[0];
       if (op->n_operands > 32 || nd != m->map->n_dims || op->n_operands != nd + m->map->n_syms)
-        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
-                      "affine.apply operands do not match its map");
+        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s operands do not match its map",
+                      ix_opname(op));
       for (uint32_t i = 0; i < op->n_operands; ++i)
         if ((st = ix_get_i(r, e, op, op->operands[i], &vals[i]))) return st;
       if (!air_aff_eval(m->map->results[0], vals, vals + nd, &x.i)) return div0(r, op);
+      /* affine.min / affine.max reduce every result of the map */
+      for (uint32_t k = 1; k < m->map->n_results && !apply; ++k) {
+        int64_t y;
+        if (!air_aff_eval(m->map->results[k], vals, vals + nd, &y)) return div0(r, op);
+        if (op->kind == AIR_OP_AFFINE_MIN ? y < x.i : y > x.i) x.i = y;
+      }
       break;
     }
     default: return ix_err(r, op, AIR_STATUS_INTERNAL, "not a scalar op");
@@ -498,8 +507,31 @@ void ix_allocs_free(ix_run_t* r) {
   }
 }
 
+/* affine.load/store: the indices are the results of the op's map applied to the
+ * operands from `first` on. */
+static air_status_t affine_indices(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t first,
+                                   int64_t* idx, uint32_t* n) {
+  const air_attr_t* m = air_ir_attr_resolve(r->p, &op->value);
+  uint32_t nd = op->iaux[0], nops = op->n_operands - first;
+  if (!m || m->kind != AIR_ATTR_MAP || !m->map || (m->map->n_results && !m->map->results) ||
+      nops > 32 || nd != m->map->n_dims || nops != nd + m->map->n_syms)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s operands do not match its map",
+                  ix_opname(op));
+  if (m->map->n_results > AIR_MAX_RANK)
+    return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s of rank %u (at most %d)", ix_opname(op),
+                  m->map->n_results, AIR_MAX_RANK);
+  int64_t vals[32];
+  air_status_t st;
+  for (uint32_t i = 0; i < nops; ++i)
+    if ((st = ix_get_i(r, e, op, op->operands[first + i], &vals[i]))) return st;
+  for (uint32_t k = 0; k < m->map->n_results; ++k)
+    if (!air_aff_eval(m->map->results[k], vals, vals + nd, &idx[k])) return div0(r, op);
+  *n = m->map->n_results;
+  return NULL;
+}
+
 static air_status_t op_access(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
-  bool load = op->kind == AIR_OP_LOAD;
+  bool load = air_opkind_class(op->kind) == AIR_OPC_LOAD;
   uint32_t first = load ? 1 : 2;
   if (op->n_operands < first)
     return ix_err(r, op, AIR_STATUS_INTERNAL, "malformed %s", ix_opname(op));
@@ -508,9 +540,13 @@ static air_status_t op_access(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   if (st) return st;
   int64_t idx[AIR_MAX_RANK];
   uint32_t n = op->n_operands - first;
-  if (n > AIR_MAX_RANK) n = AIR_MAX_RANK + 1;
-  for (uint32_t k = 0; k < n && k < AIR_MAX_RANK; ++k)
-    if ((st = ix_get_i(r, e, op, op->operands[first + k], &idx[k]))) return st;
+  if (op->kind == AIR_OP_AFFINE_LOAD || op->kind == AIR_OP_AFFINE_STORE) {
+    if ((st = affine_indices(r, e, op, first, idx, &n))) return st;
+  } else {
+    if (n > AIR_MAX_RANK) n = AIR_MAX_RANK + 1;
+    for (uint32_t k = 0; k < n && k < AIR_MAX_RANK; ++k)
+      if ((st = ix_get_i(r, e, op, op->operands[first + k], &idx[k]))) return st;
+  }
   void* p = ix_elem_ptr(v, idx, n);
   if (!p) {
     char nb[64];
@@ -583,6 +619,106 @@ static air_status_t op_subview(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   return NULL;
 }
 
+/* True when view `m` is row-major contiguous over its dimensions. */
+static bool contiguous(const air_memref_t* m) {
+  int64_t stride = 1;
+  for (uint32_t k = m->rank; k-- > 0;) {
+    if (m->sizes[k] != 1 && m->strides[k] != stride) return false;
+    stride *= m->sizes[k];
+  }
+  return true;
+}
+
+/* collapse_shape / expand_shape / cast make a new view of the same memory. The
+ * reshapes are implemented for contiguous identity-layout sources, where the
+ * result is again row-major; MLIR also allows some strided ones. */
+static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t* src;
+  air_status_t st = ix_get_view(r, e, op, op->operands[0], &src);
+  if (st) return st;
+  const air_type_info_t* st_t = air_ir_type(r->p, air_ir_value_type(r->p, op->operands[0]));
+  const air_type_info_t* rt = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
+  if (rt->kind != AIR_TYPE_MEMREF || rt->rank > AIR_MAX_RANK)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s needs a memref result of rank <= %d",
+                  ix_opname(op), AIR_MAX_RANK);
+  air_memref_t m = *src;
+  if (op->kind == AIR_OP_MEMREF_CAST) {
+    if (rt->rank != src->rank)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "memref.cast changes the rank");
+    for (uint32_t k = 0; k < rt->rank; ++k)
+      if (rt->shape[k] != AIR_DIM_DYNAMIC && rt->shape[k] != src->sizes[k])
+        return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                      "memref.cast: dimension %u is %lld, not %lld", k,
+                      (long long)src->sizes[k], (long long)rt->shape[k]);
+    ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+    return NULL;
+  }
+  if (st_t->layout || !contiguous(src))
+    return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                  "%s of a strided or non-contiguous memref (only contiguous identity-layout "
+                  "sources are supported)",
+                  ix_opname(op));
+  bool collapse = op->kind == AIR_OP_COLLAPSE_SHAPE;
+  const air_ixlist_t* groups = op->n_lists > 1 ? &op->lists[1] : NULL;
+  uint32_t lo_rank = collapse ? rt->rank : src->rank, hi_rank = collapse ? src->rank : rt->rank;
+  if (!groups || groups->n != lo_rank)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: reassociation does not match the types",
+                  ix_opname(op));
+  m.rank = rt->rank;
+  uint32_t k = 0;
+  for (uint32_t g = 0; g < groups->n; ++g) {
+    int64_t n = groups->items[g].cst, prod = 1;
+    if (n < 1 || n > (int64_t)(hi_rank - k))
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: malformed reassociation",
+                    ix_opname(op));
+    int64_t dyn_at = -1;
+    for (int64_t j = 0; j < n; ++j, ++k) {
+      int64_t sz;
+      if (collapse) {
+        sz = src->sizes[k];
+      } else if (op->n_lists > 2 && k < op->lists[2].n) {
+        if ((st = ix_get_ix(r, e, op, &op->lists[2].items[k], &sz))) return st;
+      } else if (rt->shape[k] != AIR_DIM_DYNAMIC) {
+        sz = rt->shape[k];
+      } else if (dyn_at < 0) {
+        /* one `?` per group without output_shape: what the source size leaves */
+        dyn_at = k;
+        sz = 1;
+      } else {
+        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                      "memref.expand_shape: dynamic sizes need output_shape");
+      }
+      if (sz < 0 || __builtin_mul_overflow(prod, sz, &prod))
+        return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: size %lld is invalid",
+                      ix_opname(op), (long long)sz);
+      if (!collapse) m.sizes[k] = sz;
+    }
+    if (collapse) {
+      m.sizes[g] = prod;
+    } else if (dyn_at >= 0 && prod > 0 && src->sizes[g] % prod == 0) {
+      m.sizes[dyn_at] = src->sizes[g] / prod;
+    } else if (prod != src->sizes[g]) {
+      return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
+                    "memref.expand_shape: group #%u has %lld elements but source dimension %u "
+                    "has %lld",
+                    g, (long long)prod, g, (long long)src->sizes[g]);
+    }
+  }
+  if (collapse)
+    for (uint32_t i = 0; i < rt->rank; ++i)
+      if (rt->shape[i] != AIR_DIM_DYNAMIC && rt->shape[i] != m.sizes[i])
+        return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                      "memref.collapse_shape: dimension %u is %lld, not %lld", i,
+                      (long long)m.sizes[i], (long long)rt->shape[i]);
+  int64_t stride = 1;
+  for (uint32_t i = m.rank; i-- > 0;) {
+    m.strides[i] = stride;
+    stride *= m.sizes[i] ? m.sizes[i] : 1;
+  }
+  ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return NULL;
+}
+
 static air_status_t op_copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_memref_t *s, *d;
   air_status_t st = ix_get_view(r, e, op, op->operands[0], &s);
@@ -608,8 +744,13 @@ air_status_t ix_mem_op(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
     case AIR_OP_ALLOC: return op_alloc(r, e, op);
     case AIR_OP_DEALLOC: return op_dealloc(r, e, op);
     case AIR_OP_LOAD:
-    case AIR_OP_STORE: return op_access(r, e, op);
+    case AIR_OP_STORE:
+    case AIR_OP_AFFINE_LOAD:
+    case AIR_OP_AFFINE_STORE: return op_access(r, e, op);
     case AIR_OP_SUBVIEW: return op_subview(r, e, op);
+    case AIR_OP_COLLAPSE_SHAPE:
+    case AIR_OP_EXPAND_SHAPE:
+    case AIR_OP_MEMREF_CAST: return op_reshape(r, e, op);
     case AIR_OP_COPY: return op_copy(r, e, op);
     default: return ix_err(r, op, AIR_STATUS_INTERNAL, "not a memref op");
   }

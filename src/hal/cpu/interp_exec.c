@@ -64,8 +64,8 @@ static bool init_free(const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
     case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_SUBVIEW:
-    case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
-    case AIR_OPC_PARALLEL:
+    case AIR_OPC_RESHAPE: case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF:
+    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL:
       return true;
     default: return false;
   }
@@ -721,7 +721,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       ix_next(s);
       return IX_CONT;
     case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC: case AIR_OPC_LOAD: case AIR_OPC_STORE:
-    case AIR_OPC_SUBVIEW:
+    case AIR_OPC_SUBVIEW: case AIR_OPC_RESHAPE:
       st = ix_mem_op(s, f->env, op);
       if (st) return ix_failed(s, st);
       ix_next(s);

@@ -1,0 +1,1 @@
+#linfuasform.with_nito = @"ŒÑo"s 

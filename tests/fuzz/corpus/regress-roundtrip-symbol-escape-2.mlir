@@ -1,0 +1,1 @@
+#th = @"th@= /  ap   / outute_terminator %alloc : memraf@"k.4  @"k.4  s"oefine _s

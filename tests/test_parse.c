@@ -1363,9 +1363,26 @@ static void test_prefixes_and_mutations(void** state) {
   }
 }
 
+/* @"..." symbol names decode their escapes, like strings: the stored name is the
+ * bytes, so lookups and printing agree with what was meant. */
+static void test_quoted_symbols(void** state) {
+  air_context_t* ctx = *state;
+  const char* t = "air.channel @\"ch\\41n\" [1]\nair.channel @plain [2]\n";
+  air_program_t* p = NULL;
+  air_status_t s = parse_n(ctx, t, strlen(t), 1, &p);
+  assert_null(s);
+  const air_op_t* op = p->module->regions[0]->first;
+  assert_non_null(op);
+  assert_string_equal(op->sym, "chAn");
+  assert_non_null(op->next);
+  assert_string_equal(op->next->sym, "plain");
+  air_ir_program_free(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_programs_parse, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_quoted_symbols, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_matmul_structure, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_old_token_structure, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_spec_forms_structure, test_context_setup, test_context_teardown),

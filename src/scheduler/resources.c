@@ -440,26 +440,31 @@ static void order_build(order_t* o, const air_program_t* p) {
   }
 }
 
-/* Sum over a greedy chain cover of the largest weight per chain. */
-static uint64_t order_bound(const order_t* o, uint32_t field, uint32_t* chain_last,
-                            uint64_t* chain_max) {
+enum { NEVER = UINT32_MAX };
+
+/* Sum over a greedy chain cover of the largest weight per chain. Op i may follow a
+ * chain when the chain's last op reaches i, or, with `end` (L2 lifetimes), when
+ * the op that frees the chain's last buffer, end[last], comes before i and
+ * reaches it (NEVER: the buffer is never freed, so nothing may follow). */
+static uint64_t order_bound(const order_t* o, uint32_t field, const uint32_t* end,
+                            uint32_t* chain_last, uint64_t* chain_max) {
   uint32_t n_chains = 0;
   for (uint32_t i = 0; i < o->n; ++i) {
     uint64_t w = o->weight[(size_t)i * ORDER_FIELDS + field];
     if (!w) continue;
     const uint64_t* ri = &o->reach[(size_t)i * o->words];
-    uint32_t best = UINT32_MAX;
+    uint32_t best = NEVER;
     uint64_t best_growth = UINT64_MAX;
     for (uint32_t c = 0; c < n_chains; ++c) {
-      uint32_t last = chain_last[c];
-      if (!(ri[last / 64] >> (last % 64) & 1)) continue;
+      uint32_t last = end ? end[chain_last[c]] : chain_last[c];
+      if (last == NEVER || last >= i || !(ri[last / 64] >> (last % 64) & 1)) continue;
       uint64_t growth = w > chain_max[c] ? w - chain_max[c] : 0;
       if (growth < best_growth) {
         best = c;
         best_growth = growth;
       }
     }
-    if (best == UINT32_MAX) {
+    if (best == NEVER) {
       best = n_chains++;
       chain_max[best] = 0;
     }
@@ -477,7 +482,6 @@ static uint64_t order_bound(const order_t* o, uint32_t field, uint32_t* chain_la
  * cover bounds the peak. Memory of a nested op (loop, branch, herd, segment) is
  * its own and counts while that op runs; an execute returning more than one
  * buffer is kept live to the end of the block. */
-enum { NEVER = UINT32_MAX };
 
 static air_vid_t tracked_buffer(const air_program_t* p, const air_op_t* op) {
   air_vid_t v = 0;
@@ -510,32 +514,7 @@ static uint64_t l2_bound(const order_t* o, const air_program_t* p, air_vid_t* bu
     end[i] = escapes ? NEVER : i;
   }
   for (uint32_t j = 0; j < o->n; ++j) mark_frees(o->ops[j], buf, end, j);
-  uint32_t n_chains = 0;
-  for (uint32_t i = 0; i < o->n; ++i) {
-    uint64_t w = o->weight[(size_t)i * ORDER_FIELDS + 4];
-    if (!w) continue;
-    const uint64_t* ri = &o->reach[(size_t)i * o->words];
-    uint32_t best = NEVER;
-    uint64_t best_growth = UINT64_MAX;
-    for (uint32_t c = 0; c < n_chains; ++c) {
-      uint32_t e = end[chain_last[c]];
-      if (e == NEVER || e >= i || !(ri[e / 64] >> (e % 64) & 1)) continue;
-      uint64_t growth = w > chain_max[c] ? w - chain_max[c] : 0;
-      if (growth < best_growth) {
-        best = c;
-        best_growth = growth;
-      }
-    }
-    if (best == NEVER) {
-      best = n_chains++;
-      chain_max[best] = 0;
-    }
-    chain_last[best] = i;
-    chain_max[best] = max_u64(chain_max[best], w);
-  }
-  uint64_t total = 0;
-  for (uint32_t c = 0; c < n_chains; ++c) total = add_sat(total, chain_max[c]);
-  return total;
+  return order_bound(o, 4, end, chain_last, chain_max);
 }
 
 static uint32_t block_size_ops(const air_block_t* b) {
@@ -591,10 +570,10 @@ static air_status_t walk_block(an_t* an, const air_block_t* b, fp_t* out) {
   }
   if (!s && mem) {
     order_build(&o, an->p);
-    out->tiles = order_bound(&o, 0, chain_last, chain_max);
-    out->dma_in = order_bound(&o, 1, chain_last, chain_max);
-    out->dma_out = order_bound(&o, 2, chain_last, chain_max);
-    out->units = order_bound(&o, 3, chain_last, chain_max);
+    out->tiles = order_bound(&o, 0, NULL, chain_last, chain_max);
+    out->dma_in = order_bound(&o, 1, NULL, chain_last, chain_max);
+    out->dma_out = order_bound(&o, 2, NULL, chain_last, chain_max);
+    out->units = order_bound(&o, 3, NULL, chain_last, chain_max);
     out->l2 = l2_bound(&o, an->p, buf, end, chain_last, chain_max);
   }
   if (mem) a->free(a->self, mem);

@@ -6,7 +6,9 @@
 # regression test, copy the file into tests/fuzz/corpus/.
 # Environment: BUILD_DIR (default: build-asan, shared with scripts/sanitize.sh),
 # CC (default: clang), JOBS, FUZZ_SEED (default: random; CI fixes it so a run
-# explores the same inputs each time and a failure points at the change).
+# explores the same inputs each time and a failure points at the change),
+# FUZZ_RUNS (default: unbounded; with a seed, a fixed number of inputs makes the
+# run the same on a fast or a slow machine; SECONDS stays as a cap).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 seconds=${1:-60}
@@ -34,6 +36,7 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # The first corpus directory receives new inputs; the seeds are only read.
 seed=()
 [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
+[ -n "${FUZZ_RUNS:-}" ] && seed+=(-runs="$FUZZ_RUNS")
 status=0
 "$build/tests/fuzz_parse" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   -max_len=65536 -print_final_stats=1 -dict="$root/tests/fuzz/air.dict" \

@@ -4,3 +4,7 @@ air_add_test(test_sched ${CMAKE_CURRENT_SOURCE_DIR}/test_sched.c
   ${PROJECT_SOURCE_DIR}/tools/airc_report.c
   ${PROJECT_SOURCE_DIR}/tools/tool_util.c)
 target_include_directories(test_sched PRIVATE ${PROJECT_SOURCE_DIR}/tools)
+
+# The token-graph partitioner: random graphs against an independent wave-graph
+# model, elision, groups, a million nodes.
+air_add_test(test_partition ${CMAKE_CURRENT_SOURCE_DIR}/test_partition.c)

@@ -357,7 +357,7 @@ static air_op_t* hb_hier(hb_t* h, air_block_t* b, air_opkind_t k, uint32_t n,
     op->flags |= AIR_OPF_ASYNC;
     hb_res(h, op, 0, h->token, "t");
   }
-  air_tid_t types[16];
+  air_tid_t types[16] = {0}; /* gcc -O3 false maybe-uninitialized */
   for (uint32_t i = 0; i < n; ++i) {
     op->operands[i] = sizes[i];
     types[i] = types[n + i] = h->index;

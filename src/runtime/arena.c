@@ -6,6 +6,27 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Under AddressSanitizer every allocation is followed by a poisoned red zone and
+ * the unused tail of a chunk stays poisoned, so writing past an arena object is
+ * reported like a heap overflow instead of silently corrupting its neighbour. */
+#if defined(__SANITIZE_ADDRESS__)
+#define ARENA_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ARENA_ASAN 1
+#endif
+#endif
+#ifdef ARENA_ASAN
+#include <sanitizer/asan_interface.h>
+#define ARENA_POISON(p, n) ASAN_POISON_MEMORY_REGION((p), (n))
+#define ARENA_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+enum { ARENA_REDZONE = 16 };
+#else
+#define ARENA_POISON(p, n) ((void)(p), (void)(n))
+#define ARENA_UNPOISON(p, n) ((void)(p), (void)(n))
+enum { ARENA_REDZONE = 0 };
+#endif
+
 struct air_arena_chunk_t {
   air_arena_chunk_t* next;
   size_t size;
@@ -22,7 +43,8 @@ void air_arena_init(air_arena_t* arena, const air_allocator_t* allocator) {
 void* air_arena_alloc(air_arena_t* arena, size_t size) {
   const size_t align = alignof(max_align_t);
   if (size > SIZE_MAX / 2) return NULL;
-  size = (size + align - 1) & ~(align - 1);
+  const size_t want = size;
+  size = (size + ARENA_REDZONE + align - 1) & ~(align - 1);
   if (size == 0) size = align;
   if (!arena->head || arena->capacity - arena->used < size) {
     size_t chunk = arena->head ? arena->head->size * 2 : ARENA_MIN_CHUNK;
@@ -32,11 +54,13 @@ void* air_arena_alloc(air_arena_t* arena, size_t size) {
         arena->allocator.alloc(arena->allocator.self, sizeof(air_arena_chunk_t) + chunk);
     if (!c) return NULL;
     c->size = chunk;
+    ARENA_POISON(c->data, chunk);
     if (arena->head && chunk == size && arena->capacity - arena->used > size / 4) {
       /* Oversized request: keep filling the current chunk afterwards. */
       c->next = arena->head->next;
       arena->head->next = c;
-      memset(c->data, 0, size);
+      ARENA_UNPOISON(c->data, want);
+      memset(c->data, 0, want);
       arena->total += size;
       return c->data;
     }
@@ -48,7 +72,8 @@ void* air_arena_alloc(air_arena_t* arena, size_t size) {
   void* p = arena->head->data + arena->used;
   arena->used += size;
   arena->total += size;
-  memset(p, 0, size);
+  ARENA_UNPOISON(p, want);
+  memset(p, 0, want);
   return p;
 }
 
@@ -56,6 +81,7 @@ void air_arena_deinit(air_arena_t* arena) {
   air_arena_chunk_t* c = arena->head;
   while (c) {
     air_arena_chunk_t* next = c->next;
+    ARENA_UNPOISON(c->data, c->size);
     arena->allocator.free(arena->allocator.self, c);
     c = next;
   }

@@ -530,7 +530,7 @@ air_status_t air_builder_func_declare(air_builder_t* b, const air_func_desc_t* d
 air_status_t air_builder_func_end(air_builder_t* b, uint32_t n, const air_value_t* vs) {
   const char* fn = __func__;
   AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
-  air_op_t* op;
+  air_op_t* op = NULL; /* gcc -O3 false maybe-uninitialized */
   AIR_RETURN_IF_ERROR(air_b_top(b, fn, AIR_OP_FUNC, AIR_OP_FUNC, &op));
   uint32_t n_res = op->n_types - op->iaux[0];
   if (n != n_res)
@@ -653,7 +653,7 @@ air_status_t air_builder_execute_begin(air_builder_t* b, uint32_t n_deps,
 air_status_t air_builder_execute_end(air_builder_t* b, uint32_t n, const air_value_t* vs) {
   const char* fn = __func__;
   AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
-  air_op_t* op;
+  air_op_t* op = NULL; /* set by air_b_top on success; gcc -O3 cannot see it */
   AIR_RETURN_IF_ERROR(air_b_top(b, fn, AIR_OP_EXECUTE, AIR_OP_EXECUTE, &op));
   AIR_RETURN_IF_ERROR(air_b_check_yield(b, fn, n, vs, op->n_results - 1, op->results + 1));
   air_op_t* term;

@@ -90,7 +90,9 @@ bool air_parse_types_match(const air_parser_t* P, air_tid_t a, air_tid_t b) {
 }
 
 /* Normalises layout text: single spaces, none inside brackets' edges or before
- * `,` `:` and closers, exactly one after `,` and `:`. */
+ * `,` `:` and closers, exactly one after `,` and `:`. The output can be longer than
+ * the input (`[1,2]` becomes `[1, 2]`), never more than twice: at most one space is
+ * written before each input character. */
 static size_t norm_layout(const char* s, size_t n, char* out) {
   size_t o = 0;
   bool space = false;
@@ -176,7 +178,7 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
       } else {
         return air_parse_fail(P, "a memref layout or memory space");
       }
-      layout = air_ir_alloc(P->p, end - from + 1);
+      layout = air_ir_alloc(P->p, 2 * (end - from) + 1);
       if (!layout) return air_parse_oom(P);
       layout[norm_layout(lx->text + from, end - from, layout)] = 0;
       resume_at(P, end);
@@ -622,13 +624,19 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
     case AIR_TK_LBRACE: s = parse_dict(P, out); break;
     case AIR_TK_AT: {
       size_t i = skip_ws(&P->lx, P->lx.pos);
-      if (i + 1 < P->lx.len && P->lx.text[i] == ':' && P->lx.text[i + 1] == ':') {
+      size_t nested = i + 1 < P->lx.len && P->lx.text[i] == ':' && P->lx.text[i + 1] == ':'
+                          ? skip_ws(&P->lx, i + 2)
+                          : P->lx.len;
+      if (nested < P->lx.len && P->lx.text[nested] == '@') {
         /* Nested reference @a::@b: kept as text. */
         size_t from = tok_off(P);
         while (i + 1 < P->lx.len && P->lx.text[i] == ':' && P->lx.text[i + 1] == ':') {
-          i = skip_ws(&P->lx, i + 2);
-          if (i >= P->lx.len || P->lx.text[i] != '@') break;
-          ++i;
+          /* `::` not followed by `@name` is not part of the reference: stop before it
+           * (the caller then reports the stray `::`), so the kept text never ends in
+           * a separator or the whitespace after it. */
+          size_t at = skip_ws(&P->lx, i + 2);
+          if (at >= P->lx.len || P->lx.text[at] != '@') break;
+          i = at + 1;
           while (i < P->lx.len && (air_lex_is_id_char((unsigned char)P->lx.text[i]) ||
                                    P->lx.text[i] == '-'))
             ++i;

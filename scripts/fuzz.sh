@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
-# fuzz.sh [SECONDS] - runs the parser fuzzer (tests/fuzz/fuzz_parse.c) for a
-# bounded time, starting from the seed corpus. New interesting inputs go to
-# $BUILD_DIR/fuzz-corpus (kept between runs); a crash is saved in
-# $BUILD_DIR/fuzz-artifacts and makes the script fail. To keep a crash as a
-# regression test, copy the file into tests/fuzz/corpus/.
+# fuzz.sh [SECONDS] - runs a fuzzer for a bounded time, starting from its seed
+# corpus: FUZZ_TARGET=parse (default; tests/fuzz/fuzz_parse.c, the parser) or
+# FUZZ_TARGET=artifact (tests/fuzz/fuzz_artifact.c, the .airbin reader; its seeds
+# are tests/fuzz/artifact_corpus plus every sample compiled with airc). New
+# interesting inputs go to $BUILD_DIR/fuzz-corpus (parse) or
+# $BUILD_DIR/fuzz-corpus-artifact, kept between runs; a crash is saved in
+# $BUILD_DIR/fuzz-artifacts(-artifact) and makes the script fail. To keep a crash
+# as a regression test, copy the file into tests/fuzz/corpus/ (parse) or
+# tests/fuzz/artifact_corpus/ (artifact).
 # Environment: BUILD_DIR (default: build-asan, shared with scripts/sanitize.sh),
 # CC (default: clang), JOBS, FUZZ_SEED (default: random; CI fixes it so a run
 # explores the same inputs each time and a failure points at the change),
@@ -16,20 +20,41 @@ build=${BUILD_DIR:-build-asan}
 case "$build" in /*) ;; *) build="$root/$build" ;; esac
 jobs=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 export CC=${CC:-clang}
+target=${FUZZ_TARGET:-parse}
+case "$target" in
+  parse) suffix="" keep="tests/fuzz/corpus/" ;;
+  artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse or artifact, not '$target'" >&2; exit 2 ;;
+esac
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^AIR_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
   BUILD_DIR=$build bash "$root/scripts/build.sh" -DAIR_WERROR=ON \
     -DAIR_SANITIZE=address,undefined -DAIR_FUZZ=ON
 else
-  cmake --build "$build" -j "$jobs" --target fuzz_parse
+  cmake --build "$build" -j "$jobs" --target "fuzz_$target" airc
 fi
 
-seeds=("$root/tests/fuzz/corpus" "$root/samples")
-for d in tests/data/programs tests/data/parse tests/tools; do
-  [ -d "$root/$d" ] && seeds+=("$root/$d")
-done
-mkdir -p "$build/fuzz-corpus" "$build/fuzz-artifacts"
-rm -f "$build"/fuzz-artifacts/*
+corpus=$build/fuzz-corpus$suffix
+crashes=$build/fuzz-artifacts$suffix
+mkdir -p "$corpus" "$crashes"
+rm -f "$crashes"/*
+dict=()
+if [ "$target" = parse ]; then
+  seeds=("$root/tests/fuzz/corpus" "$root/samples")
+  for d in tests/data/programs tests/data/parse tests/tools; do
+    [ -d "$root/$d" ] && seeds+=("$root/$d")
+  done
+  dict=(-dict="$root/tests/fuzz/air.dict")
+else
+  # Valid artifacts of today's compiler, next to the kept findings.
+  seeds=("$root/tests/fuzz/artifact_corpus" "$build/artifact-seeds")
+  mkdir -p "$build/artifact-seeds"
+  for f in "$root"/samples/*.mlir "$root"/tests/data/programs/*.mlir "$root"/tests/data/artifact/*.mlir; do
+    [ -f "$f" ] || continue
+    "$build/tools/airc" compile "$f" --target cpu -o "$build/artifact-seeds/$(basename "$f" .mlir).airbin" \
+      2>/dev/null || true
+  done
+fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -38,16 +63,16 @@ seed=()
 [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
 [ -n "${FUZZ_RUNS:-}" ] && seed+=(-runs="$FUZZ_RUNS")
 status=0
-"$build/tests/fuzz_parse" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
-  -max_len=65536 -print_final_stats=1 -dict="$root/tests/fuzz/air.dict" \
-  -artifact_prefix="$build/fuzz-artifacts/" \
-  "$build/fuzz-corpus" "${seeds[@]}" || status=$?
+"$build/tests/fuzz_$target" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+  -max_len=65536 -print_final_stats=1 "${dict[@]}" \
+  -artifact_prefix="$crashes/" \
+  "$corpus" "${seeds[@]}" || status=$?
 if [ $status -ne 0 ]; then
   echo "fuzz.sh: the fuzzer found a failing input (exit $status):" >&2
-  for f in "$build"/fuzz-artifacts/*; do
+  for f in "$crashes"/*; do
     [ -f "$f" ] || continue
     echo "  $f  (base64: $(head -c 2048 "$f" | base64 -w0))" >&2
   done
-  echo "reproduce: $build/tests/fuzz_parse FILE; keep it: cp FILE tests/fuzz/corpus/" >&2
+  echo "reproduce: $build/tests/fuzz_$target FILE; keep it: cp FILE $keep" >&2
 fi
 exit $status

@@ -54,7 +54,7 @@ air_run_cli_test(air_run_zero_timeout --rc 2 --stderr "--timeout wants a positiv
 air_run_cli_test(air_run_missing_file --rc 1
   --stderr "^/nonexistent/none\\.mlir: error: cannot open file" --no-stdout "."
   -- air-run /nonexistent/none.mlir)
-air_run_cli_test(air_run_airbin --rc 1 --stderr "compiled artifacts \\(\\.airbin\\) are not supported"
+air_run_cli_test(air_run_airbin --rc 1 --stderr "^/nonexistent/model\\.airbin: error: cannot open file"
   -- air-run /nonexistent/model.airbin)
 air_run_cli_test(air_run_bad_program --rc 1 --stderr "bad\\.mlir:5:[0-9]+: error: "
   -- air-run ${PROJECT_SOURCE_DIR}/tests/tools/bad.mlir)

@@ -22,6 +22,7 @@
 #include "hal/cpu/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
+#include "interp_test.h"
 #include "runtime/ir.h"
 
 /*---------------------------------------------------------------------------*/
@@ -49,33 +50,12 @@ static int teardown(void** state) {
   return 0;
 }
 
-static void check(air_status_t st) {
-  if (st) {
-    fprintf(stderr, "unexpected failure: %s\n", air_status_message(st));
-    air_status_free(st);
-    fail();
-  }
-}
-
 static air_program_t* load_text(fx_t* f, const char* name, const char* text) {
   air_parse_options_t o = {.filename = name};
   air_program_t* p = NULL;
   check(air_program_parse(f->ctx, text, strlen(text), &o, &p));
   check(air_program_verify(p, NULL, 0));
   return p;
-}
-
-static air_program_t* load_file(fx_t* f, const char* path) {
-  air_program_t* p = NULL;
-  check(air_program_parse_file(f->ctx, path, NULL, &p));
-  check(air_program_verify(p, NULL, 0));
-  return p;
-}
-
-static const air_op_t* find_func(const air_program_t* p, const char* name) {
-  for (const air_op_t* o = p->module->regions[0]->first; o; o = o->next)
-    if (o->kind == AIR_OP_FUNC && o->sym && !strcmp(o->sym, name)) return o;
-  return NULL;
 }
 
 typedef struct runopt_t {
@@ -131,7 +111,7 @@ static float frand(uint32_t* seed) {
 
 static void test_vector_add_dma(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
   enum { N = 4096 };
   float* a = malloc(N * sizeof(float));
   float* b = malloc(N * sizeof(float));
@@ -156,7 +136,7 @@ static void test_vector_add_dma(void** state) {
 /* C[512x512] = A * B through L3 -> L2 -> L1 channels on 16 segments of 4x4 herds. */
 static void test_matmul_sample(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_SOURCE_DIR "/samples/matmul_4x4.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/matmul_4x4.mlir");
   enum { N = 512 };
   float* a = malloc(N * N * sizeof(float));
   float* b = malloc(N * N * sizeof(float));
@@ -228,7 +208,7 @@ static air_status_t k_check_ahead(void* ud, const air_kernel_call_t* c) {
 /* A producer runs exactly `depth` transfers ahead of a slow consumer. */
 static void test_depth_run_ahead(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/depth.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/depth.mlir");
   for (int64_t depth = 1; depth <= 3; ++depth) {
     ahead_t a;
     memset(&a, 0, sizeof a);
@@ -257,7 +237,7 @@ static void test_depth_run_ahead(void** state) {
 /* Every receiver of a broadcast gets its own copy of every transfer. */
 static void test_broadcast(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/broadcast.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/broadcast.mlir");
   int32_t in[3][16], rin[3][2][16], out[3][2][2][16];
   for (int r = 0; r < 3; ++r)
     for (int j = 0; j < 16; ++j) {
@@ -282,7 +262,7 @@ static void test_broadcast(void** state) {
 /* 16 PEs chained by blocking channels, on one and on two worker threads. */
 static void test_chain_herd_threads(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     air_pool_t* pool = NULL;
     check(air_pool_create(NULL, threads, &pool));
@@ -305,7 +285,7 @@ static void test_chain_herd_threads(void** state) {
  * the parked backlog costs linear time (ticket-ordered wait lists). */
 static void test_backlog(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/backlog.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/backlog.mlir");
   static int32_t out[4096];
   memset(out, -1, sizeof out);
   air_arg_t args[2];
@@ -321,30 +301,10 @@ static void test_backlog(void** state) {
   air_program_destroy(p);
 }
 
-static const air_op_t* find_op(const air_op_t* op, air_opkind_t kind, const char* sym) {
-  if (op->kind == kind && (!sym || (op->sym && !strcmp(op->sym, sym)))) return op;
-  for (uint32_t i = 0; i < op->n_regions; ++i)
-    for (const air_op_t* o = op->regions[i] ? op->regions[i]->first : NULL; o; o = o->next) {
-      const air_op_t* x = find_op(o, kind, sym);
-      if (x) return x;
-    }
-  return NULL;
-}
-
-static void expect_in(const char* msg, const char* fmt, ...) {
-  char want[256];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(want, sizeof want, fmt, ap);
-  va_end(ap);
-  if (!strstr(msg, want)) fprintf(stderr, "expected \"%s\" in:\n%s\n", want, msg);
-  assert_non_null(strstr(msg, want));
-}
-
 /* A run that cannot progress fails at once, naming every blocked op. */
 static void test_deadlock_report(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
   const air_op_t* put = find_op(p->module, AIR_OP_PUT, NULL);
   const air_op_t* get = find_op(p->module, AIR_OP_GET, NULL);
   const air_op_t* wait = find_op(p->module, AIR_OP_WAIT_ALL, NULL);
@@ -439,8 +399,8 @@ static void start(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* ar
  * unaffected. */
 static void test_kernel_failure(void** state) {
   fx_t* f = *state;
-  air_program_t* bad = load_file(f, AIR_TEST_DATA_DIR "/interp/fault.mlir");
-  air_program_t* good = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* bad = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/fault.mlir");
+  air_program_t* good = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   work_t w = {0};
   check(air_context_register_kernel(f->ctx, "work", k_work, &w));
   const air_op_t* call = find_op(bad->module, AIR_OP_CALL, "work");
@@ -611,7 +571,7 @@ static float from_bf16(uint16_t h) {
  * rounding (bf16 products are exact in f32). */
 static void test_bf16_matmul(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/bf16_matmul.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/bf16_matmul.mlir");
   enum { N = 64 };
   uint16_t a[N * N], b[N * N];
   float c[N * N];
@@ -642,7 +602,7 @@ static void test_bf16_matmul(void** state) {
  * accumulator, plus a bias, emulated step by step in f32. */
 static void test_generic_bf16(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/linalg_generic_bf16.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/linalg_generic_bf16.mlir");
   enum { N = 64 };
   uint16_t a[N * N], b[N * N];
   float bias[N * N], out[N * N];
@@ -692,7 +652,7 @@ static air_status_t k_check_flag(void* ud, const air_kernel_call_t* c) {
 
 static void test_parallel_reduce(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/reduce.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/reduce.mlir");
   float in[64], sum = 0, out = NAN;
   int64_t iout = 0;
   uint32_t seed = 5;
@@ -717,7 +677,7 @@ static void test_parallel_reduce(void** state) {
   assert_int_equal(atomic_load(&fl.early), 0);
 
   /* Token init/reduce: fan out to a 2x2 herd and back (corpus). */
-  air_program_t* q = load_file(f, AIR_TEST_DATA_DIR "/programs/parallel_reduce_tokens.mlir");
+  air_program_t* q = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/parallel_reduce_tokens.mlir");
   float x[32 * 32], y[32 * 32];
   for (int i = 0; i < 32 * 32; ++i) {
     x[i] = frand(&seed);
@@ -734,7 +694,7 @@ static void test_parallel_reduce(void** state) {
 /* air.execute results (several, bound as %r:3) feed later executes and a fill. */
 static void test_execute_results(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/execute_results.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/execute_results.mlir");
   int32_t out[2][64];
   memset(out, -1, sizeof out);
   air_arg_t a = mref(out, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)64);
@@ -767,7 +727,7 @@ static air_status_t k_busy(void* ud, const air_kernel_call_t* c) {
 /* Ops sharing an affinity token never overlap; without it they do. */
 static void test_affinity_serialises(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/affinity.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/affinity.mlir");
   busy_t b;
   memset(&b, 0, sizeof b);
   check(air_context_register_kernel(f->ctx, "busy", k_busy, &b));
@@ -785,7 +745,7 @@ static void test_affinity_serialises(void** state) {
  * even with a single worker thread. */
 static void test_concurrency_coresident(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/exchange.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/exchange.mlir");
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     air_pool_t* pool = NULL;
     check(air_pool_create(NULL, threads, &pool));
@@ -817,7 +777,7 @@ static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
  * waiting for it; the kernel's late return frees the rest (ASan watches). */
 static void test_watchdog(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
   check(air_context_register_kernel(f->ctx, "slow", k_slow, NULL));
   const air_op_t* call = find_op(p->module, AIR_OP_CALL, "slow");
   char where[512];
@@ -839,7 +799,7 @@ static void test_watchdog(void** state) {
   assert_int_equal(atomic_load(&g_slow.finished), 1);
 
   /* A watchdog that never fires changes nothing. */
-  air_program_t* v = load_file(f, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_program_t* v = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
   float x[4096], y[4096], z[4096];
   for (int i = 0; i < 4096; ++i) x[i] = y[i] = (float)i;
   air_arg_t args[3] = {mref(x, AIR_ELEM_F32, 1, (int64_t)4096),
@@ -854,28 +814,6 @@ static void test_watchdog(void** state) {
 /*---------------------------------------------------------------------------*/
 /* The corpus and the rest                                                   */
 /*---------------------------------------------------------------------------*/
-
-static air_status_t k_scale_i16(void* ud, const air_kernel_call_t* c) {
-  (void)ud;
-  const air_memref_t* m = &c->args[0].memref;
-  int16_t* d = (int16_t*)m->data + m->offset;
-  for (int64_t i = 0; i < m->sizes[0]; ++i) d[i * m->strides[0]] *= (int16_t)c->args[1].i;
-  return NULL;
-}
-
-static air_status_t k_add_one_f32(void* ud, const air_kernel_call_t* c) {
-  (void)ud;
-  const air_memref_t* m = &c->args[0].memref;
-  float* d = (float*)m->data + m->offset;
-  for (int64_t i = 0; i < m->sizes[0]; ++i) d[i * m->strides[0]] += 1;
-  return NULL;
-}
-
-static air_status_t k_nothing(void* ud, const air_kernel_call_t* c) {
-  (void)ud;
-  (void)c;
-  return NULL;
-}
 
 /* Every program of tests/data/programs runs; where the result is well defined
  * it is checked. Kernels registered under link_with names only are found
@@ -899,7 +837,7 @@ static void test_corpus(void** state) {
   for (size_t t = 0; t < sizeof progs / sizeof progs[0]; ++t) {
     char path[512];
     snprintf(path, sizeof path, "%s/programs/%s.mlir", AIR_TEST_DATA_DIR, progs[t].file);
-    air_program_t* p = load_file(f, path);
+    air_program_t* p = load_file(f->ctx, path);
     const air_op_t* fn = find_func(p, progs[t].fn);
     assert_non_null(fn);
     uint32_t n = fn->iaux[0];
@@ -989,7 +927,7 @@ static void test_corpus(void** state) {
 
 static void test_scalars_and_calls(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/scalars.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/scalars.mlir");
   float out[8] = {0};
   int32_t iout[8] = {0}, m[4][4], m2[2][2] = {{0}};
   for (int i = 0; i < 16; ++i) m[i / 4][i % 4] = i;
@@ -1020,7 +958,7 @@ static void test_scalars_and_calls(void** state) {
  * collapse_shape / expand_shape / cast views and evaluates affine.min/max. */
 static void test_affine_access_and_reshape(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/programs/affine_tile_transpose.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/affine_tile_transpose.mlir");
   enum { N = 64 };
   float* in = malloc(N * N * sizeof(float));
   float* out = malloc(N * N * sizeof(float));
@@ -1144,7 +1082,7 @@ static void test_runtime_errors(void** state) {
 /* With a trace attached, PEs, channels and DMAs get events. */
 static void test_trace(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   air_trace_t* t = NULL;
   check(air_trace_create(f->ctx, &t));
   int32_t in[8][32] = {{0}}, out[8][32];

@@ -1,4 +1,6 @@
-/* CPU worker pool: every task runs once, tasks may submit tasks, idle workers sleep. */
+/* CPU worker pool: every task runs once, tasks may submit tasks, idle workers sleep,
+ * and so does a thread blocked on a semaphore next to them. */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -11,6 +13,7 @@
 
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
+#include "hal/semaphore.h"
 
 typedef struct {
   air_task_t task;
@@ -112,16 +115,66 @@ static void test_idle_workers_sleep(void** state) {
   t.seen_by = &seen;
   air_pool_submit(pool, &t.task);
   wait_count(&counter, 1);
+  /* Settled: both workers asleep (the count stays put over 20 ms), whatever the
+   * load on the machine. */
+  struct timespec settle = {0, 20 * 1000 * 1000};
+  air_pool_stats_t before, st;
+  air_pool_stats(pool, &before);
+  for (int i = 0; i < 100; ++i) {
+    nanosleep(&settle, NULL);
+    air_pool_stats(pool, &st);
+    if (st.sleeps >= 2 && st.sleeps == before.sleeps) break;
+    before = st;
+  }
+  double c0 = cpu_seconds();
+  struct timespec idle = {0, 200 * 1000 * 1000};
+  nanosleep(&idle, NULL);
+  double used = cpu_seconds() - c0;
+  air_pool_stats(pool, &st);
+  air_pool_destroy(pool);
+  assert_true(st.sleeps >= 2);
+  /* Asleep the whole window: no worker woke up to poll and went back to sleep. */
+  assert_true(st.sleeps == before.sleeps);
+  assert_true(used < 0.02);
+}
+
+typedef struct {
+  air_semaphore_t* sem;
+  air_status_t st;
+} waiter_t;
+
+static void* wait_main(void* arg) {
+  waiter_t* w = arg;
+  w->st = air_semaphore_wait(w->sem, 1, -1);
+  return NULL;
+}
+
+/* A thread blocked in air_semaphore_wait, beside an idle pool, uses no CPU either:
+ * after its short spin it sleeps on the futex until the signal wakes it. */
+static void test_idle_waiter_sleeps(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  waiter_t w = {NULL, NULL};
+  assert_null(air_hal_semaphore_create(NULL, 0, &w.sem));
+  pthread_t th;
+  assert_int_equal(pthread_create(&th, NULL, wait_main, &w), 0);
   struct timespec settle = {0, 20 * 1000 * 1000};
   nanosleep(&settle, NULL);
   double c0 = cpu_seconds();
   struct timespec idle = {0, 200 * 1000 * 1000};
   nanosleep(&idle, NULL);
   double used = cpu_seconds() - c0;
-  air_pool_stats_t st;
-  air_pool_stats(pool, &st);
+  air_semaphore_stats_t ss;
+  air_semaphore_stats(w.sem, &ss);
+  assert_true(ss.futex_waits >= 1);
+  assert_null(air_semaphore_signal(w.sem, 1));
+  assert_int_equal(pthread_join(th, NULL), 0);
+  assert_null(w.st);
+  air_semaphore_stats(w.sem, &ss);
+  assert_true(ss.futex_wakes >= 1);
+  air_semaphore_release(w.sem);
   air_pool_destroy(pool);
-  assert_true(st.sleeps >= 2);
   assert_true(used < 0.02);
 }
 
@@ -139,6 +192,7 @@ int main(void) {
       cmocka_unit_test(test_every_task_runs_once),
       cmocka_unit_test(test_tasks_submit_tasks),
       cmocka_unit_test(test_idle_workers_sleep),
+      cmocka_unit_test(test_idle_waiter_sleeps),
       cmocka_unit_test(test_bad_thread_count),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

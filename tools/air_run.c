@@ -1,8 +1,10 @@
 /* air-run - runs one entry function of an AIR program on a device (TOOLS.md).
  *
  * Flow: context -> parse -> device -> executable (verifies for the device's
- * target) -> the entry's signature -> one buffer per memref argument (from .npy,
- * random or zeros) -> a command buffer with one dispatch -> queue execute with a
+ * target and compiles each entry's schedule; an .airbin artifact brings program
+ * and schedule instead) -> the entry's signature -> one buffer per memref argument
+ * (from .npy, random or zeros) -> a command buffer with one dispatch (from the
+ * schedule, or the dynamic path with --no-schedule) -> queue execute with a
  * signal semaphore -> wait -> outputs, trace, summary.
  *
  * Exit status: 0 success, 1 user error (bad program, bad file, mismatched
@@ -49,20 +51,22 @@ typedef struct run_options_t {
   uint32_t n_kernels;
   int verbose;
   int quiet;
+  int no_schedule;
 } run_options_t;
 
 static void print_usage(FILE* out) {
   fprintf(out,
-          "usage: air-run FILE.mlir [--entry FUNC] [--device URI]\n"
+          "usage: air-run FILE.mlir|FILE.airbin [--entry FUNC] [--device URI]\n"
           "               [--input I=PATH.npy]... [--output I=PATH.npy]... [--random[=SEED]]\n"
           "               [--timeout SECONDS] [--trace OUT.json] [--kernels LIB.so]...\n"
-          "               [--verbose] [--quiet]\n"
+          "               [--no-schedule] [--verbose] [--quiet]\n"
           "       air-run --help | --version\n");
 }
 
 static void print_help(void) {
   print_usage(stdout);
-  fputs("\nRuns one entry function of an AIR program and writes its memrefs back.\n\n"
+  fputs("\nRuns one entry function of an AIR program (text, or an .airbin artifact from\n"
+        "`airc compile`) and writes its memrefs back.\n\n"
         "  --entry FUNC        the func.func to run (default: the only one)\n"
         "  --device URI        cpu (default), cpu:threads=N, hsa:N, xrt:N\n"
         "  --input I=PATH.npy  fill argument I (0-based) from a .npy file; dtype and shape\n"
@@ -79,7 +83,10 @@ static void print_help(void) {
         "  --kernels LIB.so    load a kernel library (a shared object exporting\n"
         "                      air_kernel_library_register, see air/kernel.h) whose C\n"
         "                      kernels func.call and link_with resolve to; repeatable\n"
-        "  --verbose, -v       describe every argument and the phases' times\n"
+        "  --no-schedule       run the dynamic path: the executor walks the body in\n"
+        "                      program order instead of running the compiled schedule's\n"
+        "                      waves (same results; for programs the scheduler rejects)\n"
+        "  --verbose, -v       describe every argument, the schedule and the phases' times\n"
         "  --quiet, -q         no summary line\n\n"
         "Exit status: 0 success, 1 bad program, bad file or failed run, 2 bad usage.\n",
         stdout);
@@ -152,6 +159,10 @@ static int parse_command_line(int argc, char** argv, run_options_t* o) {
     }
     if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
       o->quiet = 1;
+      continue;
+    }
+    if (strcmp(a, "--no-schedule") == 0) {
+      o->no_schedule = 1;
       continue;
     }
     /* --random takes its seed only as --random=SEED: a separate word would be
@@ -355,42 +366,29 @@ static int has_suffix(const char* s, const char* suffix) {
   return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
-/* The entry's name for messages when --entry was not given. The C API finds the
- * only entry by ordinal, so the name is read off the text: the one func.func
- * that is not a (necessarily private) declaration. Best effort; NULL if unsure. */
-static char* guess_entry_name(const char* text, size_t len) {
-  char* found = NULL;
-  int count = 0;
-  const char* end = text + len;
-  for (const char* p = text; p < end; ++p) {
-    if (*p == '/' && p + 1 < end && p[1] == '/') { /* skip comments */
-      while (p < end && *p != '\n') ++p;
-      continue;
-    }
-    if ((size_t)(end - p) < 10 || memcmp(p, "func.func", 9) != 0) continue;
-    const char* q = p + 9;
-    while (q < end && (*q == ' ' || *q == '\t')) ++q;
-    if ((size_t)(end - q) >= 7 && memcmp(q, "private", 7) == 0) continue;
-    if (q >= end || *q != '@') continue;
-    const char* n0 = ++q;
-    while (q < end && *q != '(' && *q != ' ' && *q != '\n') ++q;
-    ++count;
-    free(found);
-    found = NULL;
-    if (count == 1 && q > n0) {
-      found = malloc((size_t)(q - n0) + 1);
-      if (found) {
-        memcpy(found, n0, (size_t)(q - n0));
-        found[q - n0] = '\0';
-      }
-    }
-    p = q;
+/* --verbose: what the dispatch will run from. */
+static void print_schedule(const air_executable_t* e, uint32_t ordinal, const char* entry,
+                           int no_schedule) {
+  air_schedule_info_t in;
+  air_status_t s = air_executable_schedule_info(e, ordinal, &in);
+  if (s || no_schedule) {
+    fprintf(stderr, "air-run: @%s runs the dynamic path (%s)\n", entry,
+            no_schedule ? "--no-schedule" : air_status_message(s));
+    air_status_free(s);
+    return;
   }
-  if (count != 1) {
-    free(found);
-    return NULL;
-  }
-  return found;
+  char d[32];
+  fprintf(stderr,
+          "air-run: schedule of @%s for %s: %u commands in %u waves (%u levels) on %u queues, "
+          "%u waits kept (%u elided), transient arena %llu bytes (aligned to %u)",
+          entry, in.target, in.commands, in.waves, in.levels, in.queues, in.waits,
+          in.waits_elided, (unsigned long long)in.transient_bytes, in.transient_alignment);
+  if (in.compile_ns)
+    fprintf(stderr, ", compiled in %s", format_duration((double)in.compile_ns * 1e-9, d, sizeof d));
+  fputc('\n', stderr);
+  for (uint32_t q = 0; q < in.queues && q < AIR_SCHEDULE_MAX_QUEUES; ++q)
+    fprintf(stderr, "air-run:   queue %u (%s): %u wave%s\n", q, in.queue_kind[q],
+            in.queue_waves[q], in.queue_waves[q] == 1 ? "" : "s");
 }
 
 /* Everything a run holds, released in one place. */
@@ -490,7 +488,14 @@ static int report(const char* display, air_status_t s) {
     size_t n = nl ? (size_t)(nl - msg) : strlen(msg);
     if (n > 0) {
       int located = n > dlen && strncmp(msg, display, dlen) == 0 && msg[dlen] == ':';
-      if (!located && msg[0] != ' ' && msg[0] != '\t') fprintf(stderr, "%s: error: ", display);
+      /* "FILE: what" (the artifact reader's form) gets its "error: " too. */
+      if (located && n > dlen + 2 && msg[dlen + 1] == ' ' && strncmp(msg + dlen + 2, "error:", 6)) {
+        fprintf(stderr, "%s: error: ", display);
+        msg += dlen + 2;
+        n -= dlen + 2;
+      } else if (!located && msg[0] != ' ' && msg[0] != '\t') {
+        fprintf(stderr, "%s: error: ", display);
+      }
       fwrite(msg, 1, n, stderr);
       fputc('\n', stderr);
     }
@@ -671,18 +676,10 @@ static int run(const run_options_t* o) {
   air_status_t s;
   size_t len = 0;
 
-  /* Artifacts are recognised by name before reading (a clear answer even for a
-   * path that does not exist) and by the ELF magic after. */
-  if (!has_suffix(o->file, ".airbin") && tool_read_input(o->file, &r.text, &len))
-    return TOOL_EXIT_FAILURE;
-  if (has_suffix(o->file, ".airbin") || (len >= 4 && memcmp(r.text, "\x7f" "ELF", 4) == 0)) {
-    fprintf(stderr,
-            "%s: error: compiled artifacts (.airbin) are not supported by air-run yet; run "
-            "the program's .mlir text instead\n",
-            display);
-    free(r.text);
-    return TOOL_EXIT_FAILURE;
-  }
+  /* Artifacts are recognised by name or by the ELF magic; the loader reads the
+   * file again itself, so its errors name it. */
+  if (tool_read_input(o->file, &r.text, &len)) return TOOL_EXIT_FAILURE;
+  int artifact = has_suffix(o->file, ".airbin") || (len >= 4 && !memcmp(r.text, "\x7f" "ELF", 4));
 
   int rc = TOOL_EXIT_FAILURE;
   s = air_context_create(NULL, NULL, &r.context);
@@ -691,15 +688,17 @@ static int run(const run_options_t* o) {
     goto done;
   }
   if (load_kernel_libraries(o, r.context, r.libraries)) goto done;
-  air_parse_options_t popts = {0};
-  popts.filename = display;
-  s = air_program_parse(r.context, r.text, len, &popts, &r.program);
-  if (s) {
-    rc = report(display, s);
-    goto done;
+  if (!artifact) {
+    air_parse_options_t popts = {0};
+    popts.filename = display;
+    s = air_program_parse(r.context, r.text, len, &popts, &r.program);
+    if (s) {
+      rc = report(display, s);
+      goto done;
+    }
+    for (size_t w = 0; w < air_program_warning_count(r.program); ++w)
+      fprintf(stderr, "%s\n", air_program_warning(r.program, w));
   }
-  for (size_t w = 0; w < air_program_warning_count(r.program); ++w)
-    fprintf(stderr, "%s\n", air_program_warning(r.program, w));
   double t_parsed = now_s();
 
   /* Device errors are about the machine, not a place in the program. */
@@ -715,9 +714,17 @@ static int run(const run_options_t* o) {
     rc = report("air-run", s);
     goto done;
   }
-  s = air_executable_create(r.device, r.program, 0, &r.executable);
+  if (artifact)
+    s = air_executable_create_from_file(r.device, o->file, &r.executable);
+  else
+    s = air_executable_create(r.device, r.program, o->no_schedule ? AIR_EXECUTABLE_NO_SCHEDULE : 0,
+                              &r.executable);
   if (s) {
     rc = report(display, s);
+    if (!artifact && !o->no_schedule &&
+        !air_executable_create(r.device, r.program, AIR_EXECUTABLE_NO_SCHEDULE, &r.executable))
+      fprintf(stderr, "%s: note: the program verifies but cannot be scheduled; --no-schedule "
+              "runs it without a compiled schedule\n", display);
     goto done;
   }
   uint32_t ordinal = 0;
@@ -726,7 +733,8 @@ static int run(const run_options_t* o) {
     rc = report(display, s);
     goto done;
   }
-  r.entry_name = o->entry ? strdup(o->entry) : guess_entry_name(r.text, len);
+  const char* found = air_executable_entry_name(r.executable, ordinal);
+  r.entry_name = found ? strdup(found) : NULL;
   const char* entry = r.entry_name ? r.entry_name : "entry";
   uint32_t n = 0;
   s = air_executable_signature(r.executable, ordinal, 0, NULL, &n);
@@ -821,6 +829,8 @@ static int run(const run_options_t* o) {
   int64_t timeout_ns = o->timeout_s > 0 ? (int64_t)(o->timeout_s * 1e9) : -1;
   air_dispatch_options_t dopts;
   memset(&dopts, 0, sizeof dopts);
+  if (o->no_schedule) dopts.flags = AIR_DISPATCH_DYNAMIC;
+  if (o->verbose) print_schedule(r.executable, ordinal, entry, o->no_schedule);
   dopts.watchdog_ns = timeout_ns > 0 ? timeout_ns : 0;
   dopts.trace = r.trace;
   s = air_command_buffer_create(r.device, 0, &r.command_buffer);
@@ -906,7 +916,8 @@ static int run(const run_options_t* o) {
   }
   if (o->verbose) {
     char a[32], b[32];
-    fprintf(stderr, "air-run: parse %s, prepare %s%s", format_duration(t_parsed - t_start, a, sizeof a),
+    fprintf(stderr, "air-run: %s %s, prepare %s%s", artifact ? "read" : "parse",
+            format_duration(t_parsed - t_start, a, sizeof a),
             format_duration(t_submit - t_parsed, b, sizeof b), r.trace ? "" : "\n");
     if (r.trace) fprintf(stderr, ", %zu trace events\n", air_trace_event_count(r.trace));
   }

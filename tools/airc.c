@@ -28,14 +28,17 @@ static int cmd_print(int argc, char** argv);
 int airc_cmd_pack(int argc, char** argv);
 /* tools/airc_report.c: the resource analysis and placement for a target. */
 int airc_cmd_report(int argc, char** argv);
+/* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
+int airc_cmd_compile(int argc, char** argv);
 
-/* `compile` joins this table when the artifact writer lands; keep TOOLS.md's
- * spellings. */
+/* Keep TOOLS.md's spellings. */
 static const airc_command_t k_commands[] = {
     {"verify", cmd_verify, "FILE.mlir [--split-input-file] [--target T]",
      "parse a program and check every rule of the AIR spec"},
     {"print", cmd_print, "FILE.mlir [--split-input-file] [-o OUT]",
      "parse a program and print it back (round trip)"},
+    {"compile", airc_cmd_compile, "FILE.mlir --target T -o OUT.airbin [--entry FUNC]",
+     "compile a program's schedule for a target into an .airbin artifact"},
     {"pack", airc_cmd_pack, "IN.csv [-o OFFSETS.csv] [--alignment N]",
      "run the memory packer on a lifetime table (id,lower,upper,size)"},
     {"report", airc_cmd_report, "FILE.mlir --target T --emit resources [-o OUT]",

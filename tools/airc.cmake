@@ -2,6 +2,7 @@
 # airc.c's dispatch table; a subcommand with its own source file is added here.
 add_executable(airc
   ${CMAKE_CURRENT_SOURCE_DIR}/airc.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_compile.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)

@@ -1,8 +1,11 @@
-/* airc_report.c - `airc report FILE.mlir --target T --emit resources [-o OUT]`:
- * verifies the program, runs the scheduler's resource analysis and placement for
- * target T and prints them as a table (src/scheduler/report.h). A program that
- * does not fit prints the table and every violation, and exits 1. Other --emit
- * kinds are not implemented yet (exit 1). Exit 2 on a bad command line. */
+/* airc_report.c - `airc report FILE.mlir --target T --emit KIND [-o OUT]`:
+ * verifies the program and prints, for target T (src/scheduler/report.h):
+ *  - resources: the resource analysis and placement as a table; a program that
+ *    does not fit prints the table and every violation, and exits 1;
+ *  - memplan (with --svg OUT.svg also the picture), memplan-svg, schedule, dot:
+ *    the compiled schedule of the entry (--entry FUNC, default the first function
+ *    with a body); a compile error exits 1.
+ * Exit 2 on a bad command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,18 +14,27 @@
 #include "air/program.h"
 #include "runtime/ir.h"
 #include "runtime/strbuf.h"
+#include "runtime/status_util.h"
+#include "scheduler/artifact.h"
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
+#include "scheduler/schedule.h"
 #include "scheduler/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {
   fprintf(f,
-          "usage: airc report FILE.mlir --target T --emit resources [-o OUT]\n"
-          "  Prints the resource analysis (tiles, L1/L2 bytes, DMA channels per segment\n"
-          "  and herd) and the placement of segment instances and herds for target T\n"
-          "  (npu1, npu2, mi300x, cpu). Exit 1 when the program does not fit.\n");
+          "usage: airc report FILE.mlir --target T --emit KIND [-o OUT] [--svg OUT.svg]\n"
+          "                   [--entry FUNC]\n"
+          "  KIND: resources  the resource analysis and placement (tiles, L1/L2 bytes,\n"
+          "                   DMA channels per segment and herd)\n"
+          "        memplan    the memory plan: per arena its buffers, offsets, lifetimes\n"
+          "                   (--svg OUT.svg also draws it)\n"
+          "        memplan-svg  the memory plan as an SVG picture\n"
+          "        schedule   the queues, waves, commands and kept waits\n"
+          "        dot        the host token graph as Graphviz\n"
+          "  Targets: npu1, npu2, mi300x, cpu. Exit 1 when the program does not fit.\n");
 }
 
 /* Analysis, check and placement; the table goes to `out` even when a check fails
@@ -52,8 +64,62 @@ static int run(air_program_t* prog, const air_target_t* t, const char* display,
   return rc;
 }
 
+static bool is_schedule_emit(const char* emit) {
+  return !strcmp(emit, "memplan") || !strcmp(emit, "memplan-svg") || !strcmp(emit, "schedule") ||
+         !strcmp(emit, "dot");
+}
+
+/* Compiles the entry (unless `loaded` from an .airbin, which it takes over) and
+ * prints the report; the SVG also goes to svg_path. */
+static int run_schedule(air_program_t* prog, const air_target_t* t, const char* display,
+                        const char* entry, const char* emit, const char* svg_path,
+                        air_schedule_t* loaded, air_sb_t* out) {
+  air_schedule_t* sc = loaded;
+  air_status_t s = sc ? AIR_STATUS_OK_VALUE : air_schedule_compile(&out->allocator, prog, entry, t, &sc);
+  if (!s) s = air_report_emit(out, prog, sc, emit);
+  int rc = TOOL_EXIT_OK;
+  if (!s && svg_path) {
+    air_sb_t svg;
+    air_sb_init(&svg, &out->allocator);
+    s = air_report_memplan_svg(&svg, prog, sc);
+    if (!s && (svg.oom || tool_write_output(svg_path, svg.data, svg.len))) rc = TOOL_EXIT_FAILURE;
+    air_sb_free(&svg);
+  }
+  if (s) {
+    tool_report_status(display, s);
+    air_status_free(s);
+    rc = TOOL_EXIT_FAILURE;
+  }
+  air_schedule_free(sc);
+  return rc;
+}
+
+/* An .airbin input: its program and compiled schedule, which must be for `target`
+ * (and `entry`, when given). */
+static air_status_t load_airbin(air_context_t* ctx, const char* data, size_t len,
+                                const char* display, const char* target, const char* entry,
+                                air_program_t** prog, air_schedule_t** sc) {
+  AIR_RETURN_IF_ERROR(air_artifact_read(ctx, data, len, display, prog, sc));
+  air_status_t s = AIR_STATUS_OK_VALUE;
+  if (strcmp((*sc)->target, target))
+    s = AIR_STATUS(NULL, AIR_STATUS_FAILED_PRECONDITION,
+                   "compiled for target %s, not %s (airc compile makes another)",
+                   (*sc)->target, target);
+  else if (entry && strcmp((*sc)->entry, entry))
+    s = AIR_STATUS(NULL, AIR_STATUS_FAILED_PRECONDITION,
+                   "compiled for entry @%s, not @%s (airc compile makes another)",
+                   (*sc)->entry, entry);
+  if (!s) return s;
+  air_schedule_free(*sc);
+  air_program_destroy(*prog);
+  *sc = NULL;
+  *prog = NULL;
+  return s;
+}
+
 int airc_cmd_report(int argc, char** argv) {
   const char *in_path = NULL, *out_path = NULL, *target = NULL, *emit = NULL;
+  const char *svg_path = NULL, *entry = NULL;
   for (int i = 1; i < argc; ++i) {
     const char* v = NULL;
     const char** slot = NULL;
@@ -61,6 +127,8 @@ int airc_cmd_report(int argc, char** argv) {
     if ((m = tool_option_value(argc, argv, &i, "--target", &v)) != 0) slot = &target;
     else if ((m = tool_option_value(argc, argv, &i, "--emit", &v)) != 0) slot = &emit;
     else if ((m = tool_option_value(argc, argv, &i, "-o", &v)) != 0) slot = &out_path;
+    else if ((m = tool_option_value(argc, argv, &i, "--svg", &v)) != 0) slot = &svg_path;
+    else if ((m = tool_option_value(argc, argv, &i, "--entry", &v)) != 0) slot = &entry;
     if (m < 0) {
       fprintf(stderr, "airc report: error: %s needs a value\n", argv[i]);
       return TOOL_EXIT_USAGE;
@@ -95,10 +163,16 @@ int airc_cmd_report(int argc, char** argv) {
     air_status_free(s);
     return TOOL_EXIT_USAGE;
   }
-  if (strcmp(emit, "resources")) {
-    fprintf(stderr, "airc report: error: --emit %s is not implemented yet (only 'resources')\n",
+  if (strcmp(emit, "resources") && !is_schedule_emit(emit)) {
+    fprintf(stderr,
+            "airc report: error: unknown --emit '%s' (resources, memplan, memplan-svg, "
+            "schedule, dot)\n",
             emit);
-    return TOOL_EXIT_FAILURE;
+    return TOOL_EXIT_USAGE;
+  }
+  if (svg_path && strcmp(emit, "memplan")) {
+    fprintf(stderr, "airc report: error: --svg goes with --emit memplan\n");
+    return TOOL_EXIT_USAGE;
   }
 
   const char* display = tool_display_name(in_path);
@@ -113,14 +187,22 @@ int airc_cmd_report(int argc, char** argv) {
   air_allocator_init_system(&heap);
   air_sb_init(&out, &heap);
   air_parse_options_t popts = {.filename = display};
+  air_schedule_t* loaded = NULL; /* from an .airbin input */
   s = air_context_create(NULL, NULL, &ctx);
-  if (!s) s = air_program_parse(ctx, text, len, &popts, &prog);
-  if (!s) s = air_program_verify(prog, target, 0);
+  if (!s && air_artifact_sniff(text, len)) {
+    s = load_airbin(ctx, text, len, display, target, entry, &prog, &loaded);
+  } else {
+    if (!s) s = air_program_parse(ctx, text, len, &popts, &prog);
+    if (!s) s = air_program_verify(prog, target, 0);
+  }
   if (s) {
     tool_report_status(display, s);
     air_status_free(s);
   } else {
-    rc = run(prog, t, display, &out);
+    rc = is_schedule_emit(emit)
+             ? run_schedule(prog, t, display, entry, emit, svg_path, loaded, &out)
+             : run(prog, t, display, &out);
+    if (is_schedule_emit(emit)) loaded = NULL; /* run_schedule took it */
   }
   if (out.oom) {
     fprintf(stderr, "%s: error: out of memory\n", display);
@@ -129,6 +211,7 @@ int airc_cmd_report(int argc, char** argv) {
     rc = TOOL_EXIT_FAILURE;
   }
   air_sb_free(&out);
+  air_schedule_free(loaded);
   air_program_destroy(prog);
   air_context_destroy(ctx);
   free(text);

@@ -31,9 +31,16 @@ typedef struct air_binding_t {
   double f;
 } air_binding_t;
 
+/* Flags of air_dispatch_options_t. */
+enum {
+  /* Run the dynamic path even though the entry has a schedule (the executor walks
+   * the body in program order; same results, for comparisons and as a fallback). */
+  AIR_DISPATCH_DYNAMIC = 1u << 1,
+};
+
 /* Options of one dispatch; zero means defaults. */
 typedef struct air_dispatch_options_t {
-  uint32_t flags;
+  uint32_t flags;             /* AIR_DISPATCH_* */
   /* A kernel or op that runs longer than this fails the dispatch with
    * DEADLINE_EXCEEDED naming what was running; 0 = no watchdog. */
   int64_t watchdog_ns;
@@ -46,12 +53,24 @@ AIR_API air_status_t air_command_buffer_create(air_device_t* device, uint32_t fl
 AIR_API void air_command_buffer_retain(air_command_buffer_t* command_buffer);
 AIR_API void air_command_buffer_release(air_command_buffer_t* command_buffer);
 
-/* Runs entry `ordinal` of `executable` with `bindings` (one per parameter). */
+/* Runs entry `ordinal` of `executable` with `bindings` (one per parameter). From
+ * the entry's schedule unless it has none or AIR_DISPATCH_DYNAMIC is set; the
+ * driver then makes the transient arena for each run. */
 AIR_API air_status_t air_command_buffer_dispatch(air_command_buffer_t* command_buffer,
                                                  air_executable_t* executable, uint32_t ordinal,
                                                  uint32_t binding_count,
                                                  const air_binding_t* bindings,
                                                  const air_dispatch_options_t* options);
+/* The same with the caller's transient arena: `transient_offset` bytes into
+ * `transient`, at least air_executable_transient_size bytes at an address with
+ * its alignment (INVALID_ARGUMENT naming both numbers otherwise). The buffer is
+ * retained like the bindings and must not be used by other work while the
+ * dispatch runs (two submissions of this command buffer in flight at once would
+ * share it). Ignored when the dispatch runs the dynamic path. */
+AIR_API air_status_t air_command_buffer_dispatch_transient(
+    air_command_buffer_t* command_buffer, air_executable_t* executable, uint32_t ordinal,
+    uint32_t binding_count, const air_binding_t* bindings, air_buffer_t* transient,
+    uint64_t transient_offset, const air_dispatch_options_t* options);
 AIR_API air_status_t air_command_buffer_copy(air_command_buffer_t* command_buffer,
                                              air_buffer_t* source, uint64_t source_offset,
                                              air_buffer_t* target, uint64_t target_offset,

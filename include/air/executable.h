@@ -2,14 +2,17 @@
  *
  * An executable is what a device runs: on the CPU, the verified program ready to
  * interpret; on a GPU or NPU, its code objects or instruction streams. Creating one
- * verifies the program for the device's target. The program must outlive the
- * executable. Reference counted; thread-safe.
+ * verifies the program for the device's target and compiles a schedule for each
+ * entry function (per-queue waves, waits, the memory plan; docs/scheduler.md),
+ * which dispatches run from. The program must outlive the executable (one loaded
+ * from an artifact owns its own). Reference counted; thread-safe.
  */
 #ifndef AIR_EXECUTABLE_H_
 #define AIR_EXECUTABLE_H_
 
 #include "air/config.h"
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "air/device.h"
@@ -23,8 +26,36 @@ extern "C" {
 
 typedef struct air_executable_t air_executable_t;
 
+/* Flags of air_executable_create. */
+enum {
+  /* Compile no schedule: dispatches run the dynamic path (the executor walks each
+   * entry's body in program order, tokens ordering the work). For programs the
+   * scheduler cannot plan (an L3 alloc of unknown size, a program too big for the
+   * target), and for comparisons. */
+  AIR_EXECUTABLE_NO_SCHEDULE = 1u << 0,
+};
+
+/* Verifies `program` for the device's target and compiles a schedule for every
+ * entry function whose parameters a dispatch can bind. A verified program always
+ * runs: an entry the scheduler refuses (an L3 alloc with no static size, say)
+ * runs on the dynamic path instead, and air_executable_schedule_info returns the
+ * scheduler's located error as the reason. Only running out of memory fails. */
 AIR_API air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
                                            uint32_t flags, air_executable_t** out_executable);
+
+/* Creates an executable from a compiled artifact (an .airbin image, as `airc
+ * compile` writes): the program and the schedule of its entry are read, checked
+ * (a corrupt image is DATA_LOSS, something that is not an .airbin at all
+ * INVALID_ARGUMENT; never a crash) and owned by the executable. The artifact's
+ * schedule must be for the device's target (FAILED_PRECONDITION otherwise); other
+ * entries of the program get schedules compiled here. `data` may be freed on
+ * return. */
+AIR_API air_status_t air_executable_create_from_artifact(air_device_t* device, const void* data,
+                                                         size_t size,
+                                                         air_executable_t** out_executable);
+/* The same from a file; errors name the path. */
+AIR_API air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
+                                                     air_executable_t** out_executable);
 AIR_API void air_executable_retain(air_executable_t* executable);
 AIR_API void air_executable_release(air_executable_t* executable);
 
@@ -39,6 +70,42 @@ AIR_API air_status_t air_executable_lookup(const air_executable_t* executable, c
 AIR_API air_status_t air_executable_signature(const air_executable_t* executable,
                                               uint32_t ordinal, uint32_t capacity,
                                               air_arg_t* out_args, uint32_t* out_count);
+
+/* The name of entry `ordinal` (without '@'), or NULL when out of range. Valid as
+ * long as the executable. */
+AIR_API const char* air_executable_entry_name(const air_executable_t* executable,
+                                              uint32_t ordinal);
+
+/* The L3 transient arena entry `ordinal` needs: the host-level buffers the memory
+ * plan places, packed by lifetime. A dispatch may bring its own
+ * (air_command_buffer_dispatch_transient) of at least `*out_bytes` bytes at an
+ * address aligned to `*out_alignment`; otherwise the driver makes one per
+ * dispatch. 0 bytes when the entry needs none or has no schedule. */
+AIR_API air_status_t air_executable_transient_size(const air_executable_t* executable,
+                                                   uint32_t ordinal, uint64_t* out_bytes,
+                                                   uint32_t* out_alignment);
+
+#define AIR_SCHEDULE_MAX_QUEUES 64
+
+/* A summary of entry `ordinal`'s compiled schedule. */
+typedef struct air_schedule_info_t {
+  const char* target;         /* e.g. "cpu" */
+  uint32_t commands;          /* host-level ops of the entry */
+  uint32_t queues, waves, levels;
+  uint32_t waits;             /* cross-queue waits kept */
+  uint32_t waits_elided;      /* waits implied by others and dropped */
+  uint32_t queue_waves[AIR_SCHEDULE_MAX_QUEUES];
+  const char* queue_kind[AIR_SCHEDULE_MAX_QUEUES]; /* "host", "dma", "compute" */
+  uint64_t transient_bytes;   /* as air_executable_transient_size */
+  uint32_t transient_alignment;
+  uint64_t compile_ns;        /* how long compiling took (as recorded in an artifact) */
+} air_schedule_info_t;
+
+/* Fills `out_info`; FAILED_PRECONDITION when the entry has no schedule (created
+ * with AIR_EXECUTABLE_NO_SCHEDULE, or its parameters cannot be bound). */
+AIR_API air_status_t air_executable_schedule_info(const air_executable_t* executable,
+                                                  uint32_t ordinal,
+                                                  air_schedule_info_t* out_info);
 
 #ifdef __cplusplus
 }

@@ -144,10 +144,48 @@ too_big:
                     "dispatch @%s: parameter %u's byte size overflows 64 bits", en->name, i);
 }
 
+/* The caller's transient arena must cover what the entry's schedule needs. */
+static air_status_t check_transient(air_command_buffer_t* cb, const air_executable_t* e,
+                                    uint32_t ordinal, air_buffer_t* t, uint64_t offset,
+                                    void** out, uint64_t* out_size) {
+  const air_allocator_t* a = &cb->allocator;
+  const char* name = e->entries[ordinal].name;
+  uint64_t need = 0;
+  uint32_t align = 1;
+  AIR_RETURN_IF_ERROR(air_executable_transient_size(e, ordinal, &need, &align));
+  if (t->device != cb->device)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "dispatch @%s: the transient buffer belongs to another device", name);
+  if (!t->host_ptr && t->size)
+    return AIR_STATUS(a, AIR_STATUS_UNIMPLEMENTED,
+                      "dispatch @%s: the transient buffer is not addressable by this driver", name);
+  uint64_t have = offset <= t->size ? t->size - offset : 0;
+  uintptr_t at = (uintptr_t)t->host_ptr + (uintptr_t)offset;
+  if (offset > t->size || have < need || (need && at % align))
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "dispatch @%s: the transient arena (buffer + %llu) has %llu bytes at an "
+                      "address aligned to %llu; the entry needs %llu bytes aligned to %u",
+                      name, (unsigned long long)offset, (unsigned long long)have,
+                      (unsigned long long)(at ? at & -at : 0), (unsigned long long)need, align);
+  *out = t->host_ptr ? (char*)t->host_ptr + offset : NULL;
+  *out_size = have;
+  return NULL;
+}
+
 air_status_t air_command_buffer_dispatch(air_command_buffer_t* cb, air_executable_t* e,
                                          uint32_t ordinal, uint32_t binding_count,
                                          const air_binding_t* bindings,
                                          const air_dispatch_options_t* options) {
+  return air_command_buffer_dispatch_transient(cb, e, ordinal, binding_count, bindings, NULL, 0,
+                                               options);
+}
+
+air_status_t air_command_buffer_dispatch_transient(air_command_buffer_t* cb, air_executable_t* e,
+                                                   uint32_t ordinal, uint32_t binding_count,
+                                                   const air_binding_t* bindings,
+                                                   air_buffer_t* transient,
+                                                   uint64_t transient_offset,
+                                                   const air_dispatch_options_t* options) {
   AIR_RETURN_IF_ERROR(check_recording(cb, "air_command_buffer_dispatch"));
   const air_allocator_t* a = &cb->allocator;
   if (!e || (binding_count && !bindings))
@@ -161,7 +199,7 @@ air_status_t air_command_buffer_dispatch(air_command_buffer_t* cb, air_executabl
                       "executable has %u)", ordinal, e->n_entries);
   air_dispatch_options_t opts = {0};
   if (options) opts = *options;
-  if (opts.flags)
+  if (opts.flags & ~(uint32_t)AIR_DISPATCH_DYNAMIC)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_command_buffer_dispatch: unknown flags 0x%x", opts.flags);
   if (opts.watchdog_ns < 0)
@@ -175,6 +213,12 @@ air_status_t air_command_buffer_dispatch(air_command_buffer_t* cb, air_executabl
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "dispatch @%s: %u bindings for %u parameters", en->name, binding_count,
                       en->n_params);
+
+  void* arena = NULL;
+  uint64_t arena_size = 0;
+  if (transient)
+    AIR_RETURN_IF_ERROR(
+        check_transient(cb, e, ordinal, transient, transient_offset, &arena, &arena_size));
 
   air_arg_t small[8];
   air_arg_t* args = small;
@@ -196,7 +240,9 @@ air_status_t air_command_buffer_dispatch(air_command_buffer_t* cb, air_executabl
   if (!st) st = retain(cb, &e->resource);
   for (uint32_t i = 0; i < en->n_params && !st; ++i)
     if (en->params[i].kind == AIR_ARG_MEMREF) st = retain(cb, &bindings[i].buffer->resource);
-  if (!st) st = CB_VTABLE(cb)->dispatch(cb, e, ordinal, en->n_params, args, &opts);
+  if (!st && transient) st = retain(cb, &transient->resource);
+  if (!st)
+    st = CB_VTABLE(cb)->dispatch(cb, e, ordinal, en->n_params, args, &opts, arena, arena_size);
   if (args != small) a->free(a->self, args);
   return st;
 }

@@ -24,6 +24,7 @@
 #include "air/device.h"
 #include "air/executable.h"
 #include "runtime/ir.h"
+#include "scheduler/schedule.h"
 
 /*--- resources -------------------------------------------------------------*/
 
@@ -65,8 +66,11 @@ typedef struct air_device_vtable_t {
                                   air_buffer_t** out_buffer);
   air_status_t (*buffer_import)(air_device_t* device, void* host_ptr, uint64_t size,
                                 uint32_t flags, air_buffer_t** out_buffer);
+  /* `loaded` (NULL, or a schedule read from an artifact for one entry of
+   * `program`) is taken over on success. */
   air_status_t (*executable_create)(air_device_t* device, const air_program_t* program,
-                                    uint32_t flags, air_executable_t** out_executable);
+                                    uint32_t flags, air_schedule_t* loaded,
+                                    air_executable_t** out_executable);
   air_status_t (*command_buffer_create)(air_device_t* device, uint32_t flags,
                                         air_command_buffer_t** out_command_buffer);
   /* Lists are validated; `command_buffer` is ended and of this device, or NULL. */
@@ -111,7 +115,10 @@ void air_buffer_init(air_buffer_t* buffer, const air_buffer_vtable_t* vtable,
 /*--- executables -----------------------------------------------------------*/
 
 /* One entry function and its parameters as air_arg_t (data NULL; dynamic memref
- * extents -1). `why_not` says why it cannot be dispatched, or is NULL. */
+ * extents -1). `why_not` says why it cannot be dispatched, or is NULL. `schedule`
+ * is the entry's compiled schedule (owned; NULL when none was made), `prepared`
+ * the driver's form of it (the cpu driver: an air_interp_plan_t), which the
+ * driver frees before air_executable_deinit. */
 typedef struct air_entry_t {
   const air_op_t* func;
   const char* name;
@@ -119,6 +126,11 @@ typedef struct air_entry_t {
   air_arg_t* params;
   const char* why_not;
   uint32_t why_not_param;
+  air_schedule_t* schedule;
+  /* Why the scheduler refused this entry (owned), when it did: the entry then
+   * runs on the dynamic path, which needs no plan. */
+  air_status_t schedule_error;
+  void* prepared;
 } air_entry_t;
 
 struct air_executable_t {
@@ -126,6 +138,7 @@ struct air_executable_t {
   air_device_t* device;
   air_allocator_t allocator;
   const air_program_t* program;
+  air_program_t* owned_program; /* loaded from an artifact: destroyed with it */
   uint32_t n_entries;
   air_entry_t* entries;
 };
@@ -134,11 +147,14 @@ typedef struct air_executable_vtable_t {
   air_resource_vtable_t resource;
 } air_executable_vtable_t;
 
-/* Verifies `program` for `target` and fills the entries. On failure nothing needs
- * undoing. */
+/* Verifies `program` for `target`, fills the entries and, unless `flags` has
+ * AIR_EXECUTABLE_NO_SCHEDULE, gives each dispatchable entry a schedule: `loaded`
+ * for its own entry (taken over, also on failure), compiled for the others. On
+ * failure nothing needs undoing. */
 air_status_t air_executable_init(air_executable_t* executable,
                                  const air_executable_vtable_t* vtable, air_device_t* device,
-                                 const air_program_t* program, const char* target);
+                                 const air_program_t* program, const char* target, uint32_t flags,
+                                 air_schedule_t* loaded);
 void air_executable_deinit(air_executable_t* executable);
 
 /*--- command buffers -------------------------------------------------------*/
@@ -156,9 +172,12 @@ typedef struct air_command_buffer_vtable_t {
   air_resource_vtable_t resource;
   /* `args` has one entry per parameter, memrefs pointing into their buffers; it is
    * borrowed for the call. `options` is never NULL. */
+  /* `transient` is the caller's transient arena (checked against the entry's
+   * needs), or NULL: the driver makes one per run. */
   air_status_t (*dispatch)(air_command_buffer_t* cb, air_executable_t* executable,
                            uint32_t ordinal, uint32_t n_args, const air_arg_t* args,
-                           const air_dispatch_options_t* options);
+                           const air_dispatch_options_t* options, void* transient,
+                           uint64_t transient_size);
   air_status_t (*copy)(air_command_buffer_t* cb, air_buffer_t* source, uint64_t source_offset,
                        air_buffer_t* target, uint64_t target_offset, uint64_t length);
   /* `pattern` is the 1/2/4-byte pattern repeated to fill 4 bytes; `length` is a

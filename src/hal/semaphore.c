@@ -20,6 +20,7 @@ struct air_semaphore_t {
   _Atomic uint32_t sleepers;
   _Atomic uint32_t epoch;
   uint32_t spin;
+  _Atomic uint64_t futex_waits, futex_wakes; /* touched only beside a syscall */
   atomic_flag lock; /* guards `pending` and `pending_tail` */
   /* Sorted by value: a signal detaches a prefix, and the common registration (a
    * value at or above every pending one, as pipelined submissions make) appends at
@@ -62,6 +63,8 @@ air_status_t air_hal_semaphore_create(const air_allocator_t* allocator,
   atomic_init(&s->refs, 1);
   atomic_init(&s->sleepers, 0);
   atomic_init(&s->epoch, 0);
+  atomic_init(&s->futex_waits, 0);
+  atomic_init(&s->futex_wakes, 0);
   atomic_flag_clear(&s->lock);
   s->spin = 4096;
   s->allocator = a;
@@ -125,7 +128,14 @@ uint64_t air_semaphore_query(air_semaphore_t* s, air_status_t* out_failure) {
 static void wake_sleepers(air_semaphore_t* s) {
   if (atomic_load(&s->sleepers) == 0) return;
   atomic_fetch_add(&s->epoch, 1);
+  atomic_fetch_add_explicit(&s->futex_wakes, 1, memory_order_relaxed);
   air_futex_wake_all(&s->epoch);
+}
+
+void air_semaphore_stats(const air_semaphore_t* s, air_semaphore_stats_t* out) {
+  air_semaphore_t* m = (air_semaphore_t*)s;
+  out->futex_waits = atomic_load_explicit(&m->futex_waits, memory_order_relaxed);
+  out->futex_wakes = atomic_load_explicit(&m->futex_wakes, memory_order_relaxed);
 }
 
 /* Detaches the timepoints that `value` (or, with `all`, a failure) resolves. */
@@ -238,6 +248,7 @@ air_status_t air_semaphore_wait(air_semaphore_t* s, uint64_t value, int64_t time
         break;
       }
     }
+    atomic_fetch_add_explicit(&s->futex_waits, 1, memory_order_relaxed);
     air_futex_wait(&s->epoch, e, left);
   }
   atomic_fetch_sub(&s->sleepers, 1);

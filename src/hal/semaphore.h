@@ -43,6 +43,14 @@ air_status_t air_hal_semaphore_create(const air_allocator_t* allocator,
  * is reached or the semaphore fails. Runs it inline if already resolved. */
 void air_semaphore_notify(air_semaphore_t* s, air_timepoint_t* tp);
 
+/* System calls this semaphore has made, so benchmarks and tests can prove the
+ * fast path makes none. Counted only next to the futex calls themselves. */
+typedef struct air_semaphore_stats_t {
+  uint64_t futex_waits; /* a waiter went to sleep (or tried to) */
+  uint64_t futex_wakes; /* a signaller woke sleepers */
+} air_semaphore_stats_t;
+void air_semaphore_stats(const air_semaphore_t* s, air_semaphore_stats_t* out);
+
 /* How many spin iterations a waiter makes before sleeping (default 4096, about a
  * few microseconds). 0 sleeps at once. */
 void air_semaphore_set_spin(air_semaphore_t* s, uint32_t spin_iterations);

@@ -3,6 +3,9 @@
 #include "scheduler/report.h"
 
 #include <stdio.h>
+#include <string.h>
+
+#include "runtime/status_util.h"
 
 static const char* name_of(const air_op_t* op) { return op && op->sym ? op->sym : "-"; }
 
@@ -73,4 +76,18 @@ void air_report_resources(air_sb_t* sb, const air_program_t* p, const air_resour
                   (unsigned long long)it->instance, it->partition, it->x, it->y, wh,
                   it->is_explicit ? "explicit" : "derived");
   }
+}
+
+void air_report_loc(air_sb_t* sb, const air_program_t* p, const air_op_t* op) {
+  air_sb_printf(sb, "%s:%u:%u", p->filename ? p->filename : "<input>", op->line, op->col);
+}
+
+air_status_t air_report_emit(air_sb_t* sb, const air_program_t* p, const air_schedule_t* schedule,
+                             const char* emit) {
+  if (!strcmp(emit, "memplan")) return air_report_memplan(sb, p, schedule);
+  if (!strcmp(emit, "memplan-svg")) return air_report_memplan_svg(sb, p, schedule);
+  if (!strcmp(emit, "schedule")) return air_report_schedule(sb, p, schedule);
+  if (!strcmp(emit, "dot")) return air_report_dot(sb, p, schedule);
+  return AIR_STATUS(&sb->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                    "unknown report '%s' (memplan, memplan-svg, schedule, dot)", emit);
 }

@@ -18,39 +18,7 @@
 
 #include "air/air.h"
 #include "fuzz_parse.h"
-
-/* Says which promise broke (the fuzzer's own report shows only a stack), then
- * traps. */
-#define FUZZ_CHECK(cond)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "%s:%d: fuzz check failed: %s\n", __FILE__, __LINE__, #cond); \
-      __builtin_trap();                                                        \
-    }                                                                          \
-  } while (0)
-
-/* Counts live allocations so a leak shows up even without LeakSanitizer. */
-typedef struct counting_allocator_t {
-  size_t live;
-} counting_allocator_t;
-
-static void* counting_alloc(void* self, size_t size) {
-  void* p = malloc(size ? size : 1);
-  if (p) ((counting_allocator_t*)self)->live++;
-  return p;
-}
-
-static void* counting_realloc(void* self, void* ptr, size_t size) {
-  void* p = realloc(ptr, size ? size : 1);
-  if (p && !ptr) ((counting_allocator_t*)self)->live++;
-  return p;
-}
-
-static void counting_free(void* self, void* ptr) {
-  if (!ptr) return;
-  ((counting_allocator_t*)self)->live--;
-  free(ptr);
-}
+#include "fuzz_util.h"
 
 static const char k_filename[] = "fuzz.mlir";
 
@@ -107,8 +75,8 @@ static void round_trip(air_context_t* context, const air_program_t* program) {
 }
 
 void air_fuzz_parse_one(const uint8_t* data, size_t size) {
-  counting_allocator_t counter = {0};
-  air_allocator_t allocator = {&counter, counting_alloc, counting_realloc, counting_free};
+  fuzz_counter_t counter = {0};
+  air_allocator_t allocator = fuzz_counting_allocator(&counter);
   air_context_t* context = NULL;
   air_status_t s = air_context_create(NULL, &allocator, &context);
   if (s) {

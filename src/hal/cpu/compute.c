@@ -390,7 +390,7 @@ air_status_t ix_eval_scalar(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
       break;
     }
     case AIR_OPC_SELECT: {
-      ix_val_t c;
+      ix_val_t c = {0}; /* always set by scalar() on success; gcc -O3 cannot see it */
       if (op->n_operands != 3 || (st = scalar(r, e, op, op->operands[0], &c))) return st;
       ix_val_t* pick = ix_slot(r, e, op->operands[c.i ? 1 : 2]);
       if (!pick) return ix_err(r, op, AIR_STATUS_INTERNAL, "select operand missing");

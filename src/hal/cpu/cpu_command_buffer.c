@@ -48,7 +48,8 @@ static air_status_t push(air_cpu_command_buffer_t* c, const air_cpu_cmd_t* cmd) 
 
 static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, uint32_t ordinal,
                                 uint32_t n_args, const air_arg_t* args,
-                                const air_dispatch_options_t* options) {
+                                const air_dispatch_options_t* options, void* transient,
+                                uint64_t transient_size) {
   air_cpu_command_buffer_t* c = cpu_cb(cb);
   if (n_args > UINT32_MAX - c->n_args)
     return AIR_STATUS(&cb->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "too many dispatch arguments");
@@ -61,6 +62,10 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   cmd.u.dispatch.first_arg = c->n_args;
   cmd.u.dispatch.watchdog_ns = options->watchdog_ns;
   cmd.u.dispatch.trace = options->trace;
+  /* The entry's prepared schedule, unless the dispatch asks for the dynamic path. */
+  if (!(options->flags & AIR_DISPATCH_DYNAMIC)) cmd.u.dispatch.plan = e->entries[ordinal].prepared;
+  cmd.u.dispatch.transient = transient;
+  cmd.u.dispatch.transient_size = transient_size;
   AIR_RETURN_IF_ERROR(push(c, &cmd));
   if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   c->n_args += n_args;

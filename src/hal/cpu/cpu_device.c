@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
+#include "hal/cpu/interp.h"
 #include "runtime/status_util.h"
 
 /*--- buffers ---------------------------------------------------------------*/
@@ -70,24 +71,37 @@ static air_status_t buffer_import(air_device_t* d, void* host_ptr, uint64_t size
 static void executable_destroy(air_resource_t* r) {
   air_executable_t* e = (air_executable_t*)r;
   air_allocator_t a = e->allocator;
+  for (uint32_t i = 0; i < e->n_entries; ++i) air_interp_plan_free(e->entries[i].prepared);
   air_executable_deinit(e);
   a.free(a.self, e);
 }
 
 static const air_executable_vtable_t k_executable_vtable = {.resource = {executable_destroy}};
 
-/* The interpreter runs the program's IR directly: verifying it is all there is
- * to prepare. */
+/* The interpreter runs the program's IR directly; each entry's schedule is bound
+ * to it once (an air_interp_plan_t) so dispatches only read it. */
 static air_status_t executable_create(air_device_t* d, const air_program_t* program,
-                                      uint32_t flags, air_executable_t** out) {
-  (void)flags;
+                                      uint32_t flags, air_schedule_t* loaded,
+                                      air_executable_t** out) {
   air_executable_t* e = d->allocator.alloc(d->allocator.self, sizeof(*e));
-  if (!e)
+  if (!e) {
+    air_schedule_free(loaded);
     return AIR_STATUS(&d->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
                       "out of memory creating an executable");
-  air_status_t st = air_executable_init(e, &k_executable_vtable, d, program, "cpu");
+  }
+  air_status_t st = air_executable_init(e, &k_executable_vtable, d, program, "cpu", flags, loaded);
   if (st) {
     d->allocator.free(d->allocator.self, e);
+    return st;
+  }
+  for (uint32_t i = 0; i < e->n_entries && !st; ++i) {
+    air_interp_plan_t* plan = NULL;
+    if (e->entries[i].schedule)
+      st = air_interp_plan_build(&d->allocator, program, e->entries[i].schedule, &plan);
+    e->entries[i].prepared = plan;
+  }
+  if (st) {
+    executable_destroy(&e->resource);
     return st;
   }
   *out = e;

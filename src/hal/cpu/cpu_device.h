@@ -40,6 +40,9 @@ typedef struct air_cpu_cmd_t {
       uint32_t first_arg; /* index into the command buffer's args */
       int64_t watchdog_ns;
       struct air_trace_t* trace;
+      const struct air_interp_plan_t* plan; /* NULL: the dynamic path */
+      void* transient;                     /* the caller's arena, or NULL */
+      uint64_t transient_size;
     } dispatch;
     struct {
       const char* source;

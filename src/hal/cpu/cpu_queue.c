@@ -142,6 +142,9 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
       .watchdog_ns = cmd->u.dispatch.watchdog_ns,
       .trace = cmd->u.dispatch.trace,
       .allocator = s->device->base.allocator,
+      .plan = cmd->u.dispatch.plan,
+      .transient = cmd->u.dispatch.transient,
+      .transient_size = cmd->u.dispatch.transient_size,
   };
   air_status_t st = air_interp_start(&desc, dispatch_done, s);
   if (!st) return false;

@@ -1,10 +1,20 @@
 /* dma.c - access patterns (the rule is in dma_internal.h), the copy between two
  * of them, and air.dma_memcpy_nd.
  *
- * The copy walks both patterns in row-major order with an odometer each and
- * moves, at every step, the longest run that is contiguous on both sides: a
- * whole contiguous transfer is one memcpy, a strided one a memcpy per innermost
- * row, and only non-unit innermost strides go element by element. */
+ * The copy brings both patterns to canonical form (unit dimensions dropped,
+ * contiguous neighbours merged) and then, in row-major order:
+ *   - both contiguous: one memmove;
+ *   - otherwise, when the two places do not overlap and both can be seen as rows
+ *     of the same length (a contiguous side is reshaped into rows of the other's
+ *     innermost length; an innermost dimension a multiple of the other's is
+ *     split), a row loop: pointer steps along the dimension outside the row, an
+ *     odometer per side over the rest; a row is a memcpy (inlined up to 64
+ *     bytes) or a strided element loop specialised by element size;
+ *   - else a walk that moves, at every step, the longest run contiguous on both
+ *     sides, with memmove.
+ * Patterns are large structs (16 dimensions); the hot path never copies or clears
+ * one whole, only its used entries: at 4 KiB a transfer is ~50 ns, so a few
+ * hundred bytes of struct traffic would show (bench: air-bench dma-copy). */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,9 +38,10 @@ static bool span(uint32_t n, const int64_t* size, const int64_t* stride, int64_t
 const char* ix_pat_make(const air_memref_t* v, uint32_t esize, uint32_t n_off,
                         const int64_t* off, uint32_t n, const int64_t* sizes,
                         const int64_t* strides, ix_pat_t* out) {
-  memset(out, 0, sizeof *out);
   out->base = v->data;
+  out->start = 0;
   out->esize = esize;
+  out->n = 0;
   if (v->rank > AIR_MAX_RANK) return "the memref has too many dimensions";
   if (!n) {
     out->n = v->rank;
@@ -75,21 +86,29 @@ int64_t ix_pat_count(const ix_pat_t* p) {
   return c;
 }
 
-void ix_pat_canon(ix_pat_t* p) {
-  if (!ix_pat_count(p)) return;
-  uint32_t m = 0;
-  for (uint32_t k = 0; k < p->n; ++k) {
-    if (p->size[k] == 1) continue;
-    if (m && p->stride[m - 1] == p->stride[k] * p->size[k]) {
-      p->size[m - 1] *= p->size[k];
-      p->stride[m - 1] = p->stride[k];
+/* The canonical form of p into c (c may be p): reads only p's used entries. */
+static void canon_into(ix_pat_t* c, const ix_pat_t* p) {
+  c->base = p->base;
+  c->start = p->start;
+  c->esize = p->esize;
+  uint32_t m = 0, n = p->n;
+  for (uint32_t k = 0; k < n; ++k) {
+    int64_t size = p->size[k], stride = p->stride[k];
+    if (size == 1) continue;
+    if (m && c->stride[m - 1] == stride * size) {
+      c->size[m - 1] *= size;
+      c->stride[m - 1] = stride;
       continue;
     }
-    p->size[m] = p->size[k];
-    p->stride[m] = p->stride[k];
+    c->size[m] = size;
+    c->stride[m] = stride;
     ++m;
   }
-  p->n = m;
+  c->n = m;
+}
+
+void ix_pat_canon(ix_pat_t* p) {
+  if (ix_pat_count(p)) canon_into(p, p);
 }
 
 typedef struct cur_t {
@@ -130,19 +149,167 @@ static inline void copy_elem(char* d, const char* s, uint32_t esize) {
   }
 }
 
+/* A run of n bytes between disjoint places. Rows of up to 64 bytes (a 4-d block's
+ * rows, narrow tiles) are inlined as fixed-size moves (two overlapping halves):
+ * a libc call per short row would cost more than the row. */
+static inline void copy_run(char* d, const char* s, size_t n) {
+  if (n > 64) {
+    memcpy(d, s, n);
+  } else if (n >= 32) {
+    memcpy(d, s, 32);
+    memcpy(d + n - 32, s + n - 32, 32);
+  } else if (n >= 16) {
+    memcpy(d, s, 16);
+    memcpy(d + n - 16, s + n - 16, 16);
+  } else if (n >= 8) {
+    memcpy(d, s, 8);
+    memcpy(d + n - 8, s + n - 8, 8);
+  } else {
+    memcpy(d, s, n);
+  }
+}
+
+/* n elements with byte strides ds / ss, in order. */
+#define STRIDED_LOOP(bytes)                             \
+  for (int64_t i = 0; i < n; ++i, d += ds, s += ss) {   \
+    char t_[bytes];                                     \
+    memcpy(t_, s, bytes);                               \
+    memcpy(d, t_, bytes);                               \
+  }
+static void copy_strided(char* d, int64_t ds, const char* s, int64_t ss, int64_t n,
+                         uint32_t es) {
+  switch (es) {
+    case 1: STRIDED_LOOP(1) break;
+    case 2: STRIDED_LOOP(2) break;
+    case 4: STRIDED_LOOP(4) break;
+    case 8: STRIDED_LOOP(8) break;
+    default:
+      for (int64_t i = 0; i < n; ++i, d += ds, s += ss) memmove(d, s, es);
+      break;
+  }
+}
+#undef STRIDED_LOOP
+
+static inline bool is_linear(const ix_pat_t* p) {
+  return p->n == 0 || (p->n == 1 && p->stride[0] == 1);
+}
+
+/* Makes the innermost dimension `len` long: a linear pattern becomes [total/len,
+ * len] rows; an innermost dimension that is a multiple of len is split. Returns
+ * false when that is not possible. */
+static bool shape_rows(ix_pat_t* p, int64_t len, int64_t total) {
+  if (is_linear(p)) {
+    p->n = 2;
+    p->size[0] = total / len;
+    p->stride[0] = len;
+    p->size[1] = len;
+    p->stride[1] = 1;
+    return true;
+  }
+  uint32_t n = p->n;
+  int64_t in = p->size[n - 1];
+  if (in == len) return true;
+  if (in % len || n >= IX_MAX_PAT) return false;
+  int64_t t = p->stride[n - 1];
+  p->size[n - 1] = in / len;
+  p->stride[n - 1] = t * len;
+  p->size[n] = len;
+  p->stride[n] = t;
+  p->n = n + 1;
+  return true;
+}
+
+/* Advances an odometer over dimensions [0, top) (the ones outside the inner loop). */
+static inline void next_block(const ix_pat_t* p, int top, int64_t* idx, int64_t* off) {
+  for (int k = top - 1; k >= 0; --k) {
+    *off += p->stride[k];
+    if (++idx[k] < p->size[k]) return;
+    *off -= p->size[k] * p->stride[k];
+    idx[k] = 0;
+  }
+}
+
+/* One side of copy_rows: rows run along dimension n-2 (`count` rows `step` bytes
+ * apart) inside an odometer over the dimensions before it. */
+typedef struct rows_t {
+  int64_t idx[IX_MAX_PAT];
+  int64_t off;         /* elements, of the current run of rows */
+  int64_t pos, count;  /* row within the run, rows per run */
+  int64_t step;        /* bytes between rows */
+} rows_t;
+
+static inline void rows_init(rows_t* r, const ix_pat_t* p) {
+  for (uint32_t k = 0; k + 2 < p->n; ++k) r->idx[k] = 0;
+  r->off = r->pos = 0;
+  r->count = p->n >= 2 ? p->size[p->n - 2] : 1;
+  r->step = p->n >= 2 ? p->stride[p->n - 2] * (int64_t)p->esize : 0;
+}
+
+static inline void rows_take(rows_t* r, const ix_pat_t* p, int64_t k) {
+  r->pos += k;
+  if (r->pos < r->count) return;
+  r->pos = 0;
+  next_block(p, (int)p->n - 2, r->idx, &r->off);
+}
+
+/* Both patterns have the same innermost length; rows in row-major order. The inner
+ * loop is pure pointer arithmetic over as many rows as both sides have left in
+ * their current run; the odometers move only between runs. */
+static void copy_rows(const ix_pat_t* d, const ix_pat_t* s, char* db, const char* sb,
+                      int64_t total) {
+  uint32_t es = s->esize;
+  int64_t len = s->size[s->n - 1];
+  int64_t dst_step = d->stride[d->n - 1] * es, src_step = s->stride[s->n - 1] * es;
+  bool contiguous = d->stride[d->n - 1] == 1 && s->stride[s->n - 1] == 1;
+  size_t bytes = (size_t)len * es;
+  rows_t rd, rs;
+  rows_init(&rd, d);
+  rows_init(&rs, s);
+  for (int64_t left = total / len; left > 0;) {
+    int64_t k = rd.count - rd.pos;
+    if (rs.count - rs.pos < k) k = rs.count - rs.pos;
+    if (left < k) k = left;
+    char* dp = db + rd.off * es + rd.pos * rd.step;
+    const char* sp = sb + rs.off * es + rs.pos * rs.step;
+    if (contiguous)
+      for (int64_t i = 0; i < k; ++i, dp += rd.step, sp += rs.step) copy_run(dp, sp, bytes);
+    else
+      for (int64_t i = 0; i < k; ++i, dp += rd.step, sp += rs.step)
+        copy_strided(dp, dst_step, sp, src_step, len, es);
+    left -= k;
+    rows_take(&rd, d, k);
+    rows_take(&rs, s, k);
+  }
+}
+
 void ix_pat_copy(const ix_pat_t* dst, const ix_pat_t* src) {
-  ix_pat_t d = *dst, s = *src;
-  ix_pat_canon(&d);
-  ix_pat_canon(&s);
-  int64_t total = ix_pat_count(&s);
+  int64_t total = ix_pat_count(src);
+  if (total <= 0 || total != ix_pat_count(dst)) return;
+  ix_pat_t d, s;
+  canon_into(&d, dst);
+  canon_into(&s, src);
   uint32_t es = s.esize;
-  if (total <= 0 || total != ix_pat_count(&d)) return;
   char* db = d.base + d.start * (int64_t)es;
   const char* sb = s.base + s.start * (int64_t)es;
-  bool dc = d.n == 0 || (d.n == 1 && d.stride[0] == 1);
-  bool sc = s.n == 0 || (s.n == 1 && s.stride[0] == 1);
-  if (dc && sc) {
+  bool dl = is_linear(&d), sl = is_linear(&s);
+  if (dl && sl) {
     memmove(db, sb, (size_t)total * es);
+    return;
+  }
+  /* The row loop reorders nothing but moves rows as plain copies, so it needs the
+   * two places apart; overlapping ones (a copy within one buffer) take the walk
+   * below, which moves every run with memmove. */
+  int64_t dlo, dhi, slo, shi;
+  span(d.n, d.size, d.stride, d.start, &dlo, &dhi);
+  span(s.n, s.size, s.stride, s.start, &slo, &shi);
+  uintptr_t db0 = (uintptr_t)d.base, sb0 = (uintptr_t)s.base;
+  uintptr_t d0 = db0 + (uintptr_t)(dlo * es), d1 = db0 + (uintptr_t)((dhi + 1) * es);
+  uintptr_t s0 = sb0 + (uintptr_t)(slo * es), s1 = sb0 + (uintptr_t)((shi + 1) * es);
+  bool apart = d1 <= s0 || s1 <= d0;
+  int64_t dlen = dl ? total : d.size[d.n - 1], slen = sl ? total : s.size[s.n - 1];
+  int64_t len = dlen < slen ? dlen : slen;
+  if (apart && shape_rows(&d, len, total) && shape_rows(&s, len, total)) {
+    copy_rows(&d, &s, db, sb, total);
     return;
   }
   cur_t cd = {.p = &d}, cs = {.p = &s};
@@ -161,8 +328,8 @@ void ix_pat_copy(const ix_pat_t* dst, const ix_pat_t* src) {
 }
 
 void ix_pat_linear(ix_pat_t* p, void* buf, uint32_t esize, int64_t count) {
-  memset(p, 0, sizeof *p);
   p->base = buf;
+  p->start = 0;
   p->esize = esize;
   p->n = 1;
   p->size[0] = count;

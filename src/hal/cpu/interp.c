@@ -391,6 +391,7 @@ static air_status_t compile(ix_run_t* r) {
 /*---------------------------------------------------------------------------*/
 
 static void run_free(ix_run_t* r) {
+  ix_sched_free(r);
   ix_chan_free(r);
   ix_allocs_free(r);
   for (uint32_t i = 0; i < r->n_binfos; ++i) ix_free(r, r->binfos[i].kinds);
@@ -469,6 +470,7 @@ static air_status_t bind_args(ix_run_t* r, const air_interp_desc_t* d, ix_env_t*
 
 static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   AIR_RETURN_IF_ERROR(compile(r));
+  AIR_RETURN_IF_ERROR(ix_sched_init(r, d));
   if (d->watchdog_ns > 0) {
     r->n_wslots = air_pool_threads(d->pool);
     r->wslots = ix_calloc(r, r->n_wslots ? r->n_wslots : 1, sizeof(ix_wslot_t));
@@ -479,7 +481,9 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   ix_tok_t* root = env ? ix_tok_new(r, d->entry, NULL) : NULL;
   r->root_space = ix_space_new(r);
   ix_strand_t* s = root && r->root_space ? ix_strand_new(r, root, root, NULL, r->root_space) : NULL;
-  ix_frame_t f = {.kind = IX_F_BODY, .owner = d->entry, .pc = body->first, .env = env};
+  /* The host strand walks the body, or on the schedule path opens its waves. */
+  ix_frame_t f = {.kind = r->sched.plan ? IX_F_SCHED : IX_F_BODY, .owner = d->entry,
+                  .pc = r->sched.plan ? NULL : body->first, .env = env};
   air_status_t st = NULL;
   if (!s || !ix_push(s, &f))
     st = AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");

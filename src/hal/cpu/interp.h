@@ -25,6 +25,15 @@
  *    their bodies (interp_par.c).
  *  - put with dest(...) and air.rank are UNIMPLEMENTED.
  *
+ * Two ways to run the host level (the entry body). Dynamic (no schedule): one host
+ * strand walks the body in program order and dispatches async ops as strands that
+ * tokens order. From a compiled schedule (scheduler/schedule.h): the body's ops are
+ * the schedule's commands, started wave by wave as the partition says (a wave
+ * opens when the previous wave of its queue and every wave it waits for have
+ * completed); each command runs as its own strand and its program tokens still
+ * order it inside the wave. Host-level L3 allocs the memory plan places take their
+ * bytes from the transient arena. Both give the same results (interp_wave.c).
+ *
  * `done` is normally called after everything is freed. When the watchdog gives up
  * on a kernel (which cannot be stopped), `done` is called as soon as the rest of
  * the run is torn down; the kernel's late return then frees what is left without
@@ -41,6 +50,25 @@
 #include "air/trace.h"
 #include "hal/cpu/pool.h"
 #include "runtime/ir.h"
+#include "scheduler/schedule.h"
+
+/* A schedule bound to the program it was made for, checked and prepared once so
+ * runs only read it (interp_plan.c). Immutable; shareable by concurrent runs. */
+typedef struct air_interp_plan_t air_interp_plan_t;
+
+/* Binds `schedule` to `program` (verified, the one the schedule was compiled from
+ * or loaded with) and checks that every use of a value a body op defines is
+ * ordered after it by the partition (or by an edge inside one wave). DATA_LOSS for
+ * a schedule that does not fit the program, FAILED_PRECONDITION naming the ops for
+ * an ordering the schedule misses. The plan borrows both; they must outlive it. */
+air_status_t air_interp_plan_build(const air_allocator_t* allocator, const air_program_t* program,
+                                   const air_schedule_t* schedule, air_interp_plan_t** out);
+void air_interp_plan_free(air_interp_plan_t* plan);
+/* The entry function the plan runs. */
+const air_op_t* air_interp_plan_entry(const air_interp_plan_t* plan);
+/* Bytes and alignment of the L3 transient arena a run needs (0 bytes: none). */
+void air_interp_plan_transient(const air_interp_plan_t* plan, uint64_t* size,
+                               uint32_t* alignment);
 
 typedef struct air_interp_desc_t {
   const air_program_t* program;  /* verified; must outlive the run */
@@ -52,6 +80,16 @@ typedef struct air_interp_desc_t {
   int64_t watchdog_ns;           /* 0 = none */
   air_trace_t* trace;            /* NULL = none */
   air_allocator_t allocator;
+  /* The schedule path: `plan` (prepared), else `schedule` (a plan is made for this
+   * run), else neither: the dynamic path. The entry must be the schedule's. Like
+   * the program, the plan or schedule must outlive the run (up to `done`). */
+  const air_interp_plan_t* plan;
+  const air_schedule_t* schedule;
+  /* The L3 transient arena: at least the plan's transient size, aligned to its
+   * alignment, not used by anything else during the run. NULL: the run allocates
+   * one. Ignored on the dynamic path. */
+  void* transient;
+  uint64_t transient_size;
 } air_interp_desc_t;
 
 /* Receives the outcome; owns `status`. */

@@ -24,7 +24,7 @@ int ix_oom(ix_strand_t* s) {
   return ix_failed(s, AIR_STATUS(&s->run->alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
 }
 
-static bool is_async(const air_op_t* op) {
+bool ix_is_async(const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_HIER: case AIR_OPC_CHANNEL_IO: case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL:
     case AIR_OPC_EXECUTE:
@@ -191,7 +191,7 @@ static int step_wait(ix_strand_t* s, ix_frame_t* f) {
   while (f->k < f->n_wait) {
     ix_tok_t* t = toks[f->k];
     if (!ix_tok_fired(t)) {
-      int rc = ix_park_tok(s, t, IX_WHY_JOIN, f->owner, 0);
+      int rc = ix_park_tok(s, t, (f->flags & IX_FL_EDGE) ? IX_WHY_EDGE : IX_WHY_JOIN, f->owner, 0);
       if (rc != IX_CONT) return rc;
     }
     f->k++;
@@ -708,7 +708,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   bool inplace = f->kind == IX_F_OP;
   air_opcls_t cls = air_opkind_class(op->kind);
-  if (!inplace && is_async(op)) return dispatch(s, f, op, false);
+  if (!inplace && ix_is_async(op)) return dispatch(s, f, op, false);
   if (!inplace && cls == AIR_OPC_HIER) return dispatch(s, f, op, true);
   int rc = wait_ready(s, f->env, op);
   if (rc != IX_CONT) return rc;
@@ -722,7 +722,9 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       return IX_CONT;
     case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC: case AIR_OPC_LOAD: case AIR_OPC_STORE:
     case AIR_OPC_SUBVIEW: case AIR_OPC_RESHAPE:
-      st = ix_mem_op(s, f->env, op);
+      if (!(op->kind == AIR_OP_ALLOC && ix_sched_alloc(r, f->env, op, &st)) &&
+          !(op->kind == AIR_OP_DEALLOC && ix_sched_dealloc(r, f->env, op, &st)))
+        st = ix_mem_op(s, f->env, op);
       if (st) return ix_failed(s, st);
       ix_next(s);
       return IX_CONT;
@@ -774,6 +776,8 @@ static void run(ix_strand_t* s) {
       rc = step_wait(s, f);
     else if (f->kind == IX_F_REDUCE)
       rc = ix_step_reduce(s, f);
+    else if (f->kind == IX_F_SCHED)
+      rc = ix_step_sched(s, f);
     else if (f->kind == IX_F_BODY && (!f->pc || !f->pc->next))
       rc = f->pc ? block_end(s, f) : (ix_pop(s), IX_CONT);
     else

@@ -98,6 +98,7 @@ typedef struct ix_tok_t {
   /* As a completion: affinity tokens held until it fires (refs). */
   struct ix_tok_t** held;
   uint32_t n_held, cap_held;
+  uint32_t wave;             /* schedule path: 1 + the wave it completes, else 0 */
 } ix_tok_t;
 
 /* Why a strand is parked; enough to print the deadlock report. */
@@ -109,6 +110,8 @@ enum {
   IX_WHY_AFFINITY,
   IX_WHY_PUT,
   IX_WHY_GET,
+  IX_WHY_WAVE,      /* the schedule's driver: no wave can open */
+  IX_WHY_EDGE,      /* a command waiting for one ordered before it in its wave */
 };
 
 typedef struct ix_park_t {
@@ -123,8 +126,9 @@ typedef struct ix_park_t {
   int64_t idx[AIR_MAX_RANK];
 } ix_park_t;
 
-enum { IX_F_BODY = 1, IX_F_OP, IX_F_WAIT, IX_F_REDUCE };
-enum { IX_FL_SEQ = 1 };              /* scf.parallel run inline, instance by instance */
+enum { IX_F_BODY = 1, IX_F_OP, IX_F_WAIT, IX_F_REDUCE, IX_F_SCHED };
+enum { IX_FL_SEQ = 1,                /* scf.parallel run inline, instance by instance */
+       IX_FL_EDGE = 2 };             /* F_WAIT on in-wave predecessors (schedule path) */
 enum { IX_AFTER_NONE = 0, IX_AFTER_NEXT };
 
 typedef struct ix_frame_t {
@@ -236,6 +240,58 @@ typedef struct ix_map_t {
   uint32_t cap, n, dead;
 } ix_map_t;
 
+/* A schedule bound to its program (interp_plan.c). Wave w's commands are
+ * cmds[wave_cmd[w] .. wave_cmd[w + 1]), ascending; command c's in-wave
+ * predecessors are positions in its wave's list, pred[pred_off[c] .. pred_off[c+1]).
+ * A pred entry with bit 31 set is instead the index of a command of another wave
+ * that must complete first (see interp_plan.c). Completing wave w opens one gate
+ * of each wave in succ[succ_off[w] .. succ_off[w + 1]); wave w starts with
+ * gates[w] closed. */
+typedef struct ix_l3_t {
+  const air_op_t* op;      /* a host-level memref.alloc the memory plan places */
+  uint64_t offset, bytes;
+} ix_l3_t;
+
+struct air_interp_plan_t {
+  air_allocator_t alloc;
+  const air_schedule_t* schedule;
+  const air_program_t* program;
+  const air_partition_t* part;
+  const air_op_t* entry;
+  const air_op_t** ops;    /* body op i = command i */
+  uint32_t n_cmds, n_waves, max_width;
+  uint32_t *wave_cmd, *cmds, *gates, *succ_off, *succ, *pred_off, *pred;
+  uint32_t* pos;           /* per command: its position in its wave's list */
+  /* Per command: index of the token a run makes for it up front, because a
+   * command of another wave waits for it (a "watch" entry in pred), or NONE. */
+  uint32_t* early;
+  uint32_t n_early;
+  ix_l3_t* l3;             /* sorted by op address */
+  uint32_t n_l3;
+  uint64_t transient_size;
+  uint32_t alignment;
+};
+
+/* A run's state on the schedule path. The driver (the host strand) opens waves
+ * whose gates have all opened and parks on `driver` when none is ready. */
+typedef struct ix_sched_t {
+  const air_interp_plan_t* plan;   /* NULL: the dynamic path */
+  air_interp_plan_t* owned;        /* made for this run from desc->schedule */
+  uint32_t* gates;                 /* per wave: gates still closed */
+  uint32_t* done;                  /* per queue: waves completed */
+  uint32_t* ready;                 /* waves ready to open, in the order they became so */
+  uint32_t n_ready, n_taken;
+  int64_t* t_open;                 /* per wave: when it opened (traces) */
+  struct ix_tok_t** scratch;       /* the driver's: tokens of the wave being opened */
+  struct ix_tok_t** wave_tok;      /* per wave until it has opened (refs) */
+  struct ix_tok_t** early_tok;     /* per plan->early index (refs) */
+  ix_wlist_t driver;
+  uint32_t n_waves, n_early;       /* copies: the plan may be gone when the run is freed */
+  char* arena;                     /* L3 transients */
+  void* arena_raw;                 /* when the run allocated it */
+  ix_map_t live;                   /* arena address -> 1 + plan->l3 index (mem_lock) */
+} ix_sched_t;
+
 /* Strands made runnable under the lock, submitted after it is released. */
 typedef struct ix_wake_t {
   air_task_t *first, *last;
@@ -279,6 +335,8 @@ struct ix_run_t {
   uint32_t n_wslots;
   pthread_cond_t wd_cond;
   bool wd_stop, wd_running;
+
+  ix_sched_t sched;
 };
 
 /*---------------------------------------------------------------------------*/
@@ -420,6 +478,27 @@ int ix_transfer(ix_strand_t* s, const air_op_t* op, ix_env_t* se, const air_vid_
 #define IX_TV_SMALL 8
 ix_tv_t* ix_tv_get(ix_run_t* r, ix_tv_t* small, uint32_t n);
 void ix_tv_put(ix_run_t* r, ix_tv_t* small, ix_tv_t* tv);
+
+/* Ops dispatched as strands of their own on the dynamic path (they have a token). */
+bool ix_is_async(const air_op_t* op);
+
+/*---------------------------------------------------------------------------*/
+/* interp_wave.c: the schedule path                                          */
+/*---------------------------------------------------------------------------*/
+
+/* Sets up r->sched for `d` (plan, gates, arena); no-op on the dynamic path. */
+air_status_t ix_sched_init(ix_run_t* r, const air_interp_desc_t* d);
+void ix_sched_free(ix_run_t* r);
+/* The driver frame of the host strand. */
+int ix_step_sched(ix_strand_t* s, ix_frame_t* f);
+/* Under lock: wave `w` completed (its token fired). */
+void ix_wave_done_locked(ix_run_t* r, uint32_t w, ix_wake_t* wk);
+/* The deadlock report's line for the parked driver. */
+void ix_sched_describe(ix_run_t* r, air_sb_t* sb);
+/* memref.alloc / dealloc of a buffer the memory plan places in the transient
+ * arena: true when handled (`*st` then holds the outcome). */
+bool ix_sched_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* st);
+bool ix_sched_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* st);
 
 /* interp_par.c: scf.parallel. */
 int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);

@@ -160,6 +160,10 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
     ix_chan_describe(r, s, sb);
     return;
   }
+  if (k->why == IX_WHY_WAVE) {
+    ix_sched_describe(r, sb);
+    return;
+  }
   air_sb_printf(sb, "%s:%u:%u: %s", r->p->filename, op ? op->line : 0, op ? op->col : 0,
                 op ? ix_opname(op) : "?");
   if (op && op->sym && op->kind != AIR_OP_CALL) air_sb_printf(sb, " @%s", op->sym);
@@ -182,6 +186,14 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
       break;
     case IX_WHY_JOIN:
       air_sb_puts(sb, " blocked: waiting for the work nested in it to finish");
+      break;
+    case IX_WHY_EDGE:
+      if (k->tok && k->tok->op)
+        air_sb_printf(sb, " blocked: the schedule runs it after %s at %s:%u:%u (same wave), "
+                      "which has not finished", ix_opname(k->tok->op), r->p->filename,
+                      k->tok->op->line, k->tok->op->col);
+      else
+        air_sb_puts(sb, " blocked: the schedule runs it after another op of its wave");
       break;
     case IX_WHY_AFFINITY:
       air_sb_printf(sb, " blocked on affinity %s: the group is held by ",
@@ -279,6 +291,7 @@ static void tok_fire(ix_run_t* r, ix_tok_t* t, ix_wake_t* w) {
     ix_tok_unref(r, a);
   }
   t->n_held = 0;
+  if (t->wave) ix_wave_done_locked(r, t->wave - 1, w);
 }
 
 /* Drops one pending count of `t`; fires it and, in turn, its parents. Under lock. */

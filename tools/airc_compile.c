@@ -1,0 +1,93 @@
+/* airc_compile.c - `airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]`:
+ * parse, verify for the target, compile the entry's schedule (schedule.h) and
+ * write program and schedule as an .airbin (artifact.h, docs/artifact.md). Exit 0
+ * when written, 1 for a bad program or a failed write, 2 for a bad command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "air/context.h"
+#include "air/program.h"
+#include "scheduler/artifact.h"
+#include "scheduler/schedule.h"
+#include "scheduler/target.h"
+#include "tool_util.h"
+
+static void usage(FILE* f) {
+  fprintf(f,
+          "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]\n"
+          "  Verifies the program for target T (cpu, npu1, npu2, mi300x), compiles the\n"
+          "  schedule of FUNC (default: the first function with a body) and writes the\n"
+          "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n");
+}
+
+static int usage_error(const char* what, const char* arg) {
+  fprintf(stderr, "airc compile: error: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+  usage(stderr);
+  return TOOL_EXIT_USAGE;
+}
+
+int airc_cmd_compile(int argc, char** argv) {
+  const char *in_path = NULL, *out_path = NULL, *target = NULL, *entry = NULL;
+  for (int i = 1; i < argc; ++i) {
+    const char* v = NULL;
+    const char** slot = NULL;
+    int m;
+    if ((m = tool_option_value(argc, argv, &i, "--target", &v)) != 0) slot = &target;
+    else if ((m = tool_option_value(argc, argv, &i, "--entry", &v)) != 0) slot = &entry;
+    else if ((m = tool_option_value(argc, argv, &i, "-o", &v)) != 0) slot = &out_path;
+    if (m < 0) return usage_error("option needs a value", argv[i]);
+    if (slot) {
+      *slot = v;
+    } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      usage(stdout);
+      return TOOL_EXIT_OK;
+    } else if (argv[i][0] == '-' && argv[i][1]) {
+      return usage_error("unknown option", argv[i]);
+    } else if (in_path) {
+      return usage_error("more than one input file", argv[i]);
+    } else {
+      in_path = argv[i];
+    }
+  }
+  if (!in_path) return usage_error("no input file", NULL);
+  if (!target) return usage_error("--target is required", NULL);
+  if (!out_path || !*out_path) return usage_error("-o OUT.airbin is required", NULL);
+  if (entry && !*entry) return usage_error("empty --entry", NULL);
+  const air_target_t* t = NULL;
+  air_status_t s = air_target_lookup(NULL, target, &t);
+  if (s) {
+    fprintf(stderr, "airc compile: error: %s\n", air_status_message(s));
+    air_status_free(s);
+    return TOOL_EXIT_USAGE;
+  }
+
+  const char* display = tool_display_name(in_path);
+  char* text = NULL;
+  size_t len = 0;
+  if (tool_read_input(in_path, &text, &len)) return TOOL_EXIT_FAILURE;
+  air_context_t* ctx = NULL;
+  air_program_t* prog = NULL;
+  air_schedule_t* sched = NULL;
+  air_parse_options_t popts = {.filename = display};
+  s = air_context_create(NULL, NULL, &ctx);
+  if (!s) s = air_program_parse(ctx, text, len, &popts, &prog);
+  if (!s) s = air_program_verify(prog, target, 0);
+  if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
+  int rc = TOOL_EXIT_OK;
+  if (s) {
+    tool_report_status(display, s);
+    air_status_free(s);
+    rc = TOOL_EXIT_FAILURE;
+  } else if ((s = air_artifact_write_file(air_context_allocator(ctx), prog, sched, out_path))) {
+    /* The message names the output path. */
+    fprintf(stderr, "airc compile: error: %s\n", air_status_message(s));
+    air_status_free(s);
+    rc = TOOL_EXIT_FAILURE;
+  }
+  air_schedule_free(sched);
+  air_program_destroy(prog);
+  air_context_destroy(ctx);
+  free(text);
+  return rc;
+}

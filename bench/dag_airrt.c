@@ -1,13 +1,19 @@
-/* dag_airrt.c - libairrt's current best on a task graph: a dependency-counting
- * executor on the CPU driver's worker pool (air_pool_t). This is the POOL-LEVEL
- * executor, not yet the compiled-schedule replay; it is the baseline that replay
- * must beat.
+/* dag_airrt.c - libairrt on a task graph, two ways:
  *
- * Each task is a node holding an intrusive pool task and an atomic count of parents
- * still to finish. A finished task decrements its children's counts and submits the
- * ones that reach zero (as one chain per finishing task). Build = allocate and
- * initialise the nodes and counters from the CSR; replay = reset the counters,
- * submit the sources and wait for every task to finish. */
+ *  airrt      - the compiled schedule: build = dag -> air_partition_graph_t (one
+ *               queue) -> air_partition_build -> air_sched_replay_create (the
+ *               "compile"); replay = air_sched_replay_run with the shared task body.
+ *               Level-synchronous replay of the partition (src/hal/cpu/sched_replay.h).
+ *  airrt-pool - the pool-level dependency-counting executor on the CPU driver's worker
+ *               pool (air_pool_t), kept as the baseline the replay had to beat. Each
+ *               task is a node holding an intrusive pool task and an atomic count of
+ *               parents still to finish; a finished task decrements its children's
+ *               counts and submits the ones that reach zero (one chain per finishing
+ *               task). Build = allocate and initialise the nodes and counters from
+ *               the CSR; replay = reset the counters, submit the sources, wait.
+ *
+ * Both run each rep as build, a first (checked on the warm-up rep) run, then the
+ * timed replay. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -19,6 +25,8 @@
 
 #include "dag_gen.h"
 #include "hal/cpu/pool.h"
+#include "hal/cpu/sched_replay.h"
+#include "scheduler/partition.h"
 
 typedef struct exec_t exec_t;
 
@@ -116,7 +124,7 @@ static void replay(exec_t* ex, int reset) {
   }
 }
 
-int dag_run_airrt(const dag_t* g, unsigned threads, int reps, dag_result_t* out) {
+int dag_run_airrt_pool(const dag_t* g, unsigned threads, int reps, dag_result_t* out) {
   out->build_ns = out->replay_ns = -1;
   exec_t ex;
   memset(&ex, 0, sizeof(ex));
@@ -177,6 +185,95 @@ done:
   free(tb);
   free(tr);
   free(ex.done);
+  dag_ctx_free(&c);
+  return rc;
+}
+
+/* ---- the compiled schedule ---- */
+
+static void replay_body(void* user, uint32_t node, uint32_t worker) {
+  (void)worker;
+  dag_body(user, node);
+}
+
+/* Compile: partition the graph (one queue) and build the replay plan. `part_ns`
+ * receives the time the partition took (the rest is the plan and the helpers). */
+static int compile(const dag_t* g, unsigned threads, air_sched_replay_t** out,
+                   double* part_ns) {
+  air_allocator_t a;
+  air_allocator_init_system(&a);
+  air_partition_graph_t pg = {.n = g->n, .pred_off = g->par_off, .pred = g->par,
+                              .queue = NULL, .n_queues = 1, .group = NULL};
+  air_partition_t* P = NULL;
+  double t0 = dag_now_ns();
+  air_status_t st = air_partition_build(&a, &pg, &P);
+  *part_ns = dag_now_ns() - t0;
+  if (!st) {
+    air_sched_replay_options_t o = {.threads = threads};
+    st = air_sched_replay_create(&a, P, &o, out);
+  }
+  air_partition_free(P);
+  if (st) {
+    fprintf(stderr, "airrt compile: %s\n", air_status_message(st));
+    air_status_free(st);
+    return -1;
+  }
+  return 0;
+}
+
+static int run_replay(air_sched_replay_t* r, dag_ctx_t* c) {
+  air_status_t st = air_sched_replay_run(r, replay_body, c);
+  if (!st) return 0;
+  fprintf(stderr, "airrt replay: %s\n", air_status_message(st));
+  air_status_free(st);
+  return -1;
+}
+
+int dag_run_airrt(const dag_t* g, unsigned threads, int reps, dag_result_t* out) {
+  out->build_ns = out->replay_ns = -1;
+  dag_ctx_t c;
+  if (dag_ctx_init(&c, g) != 0) return -1;
+  double* tb = malloc((size_t)(reps + 1) * sizeof(double));
+  double* tr = malloc((size_t)(reps + 1) * sizeof(double));
+  int rc = tb && tr ? 0 : -1;
+  for (int r = -1; r < reps && rc == 0; ++r) {
+    air_sched_replay_t* rp = NULL;
+    double part_ns = 0;
+    double t0 = dag_now_ns();
+    if (compile(g, threads, &rp, &part_ns) != 0) {
+      rc = -1;
+      break;
+    }
+    double t1 = dag_now_ns();
+    dag_ctx_begin(&c, r < 0);
+    if (run_replay(rp, &c) != 0 || dag_ctx_end(&c) != 0) rc = -1;
+    dag_ctx_begin(&c, 0);
+    double t2 = dag_now_ns();
+    if (run_replay(rp, &c) != 0) rc = -1;
+    double t3 = dag_now_ns();
+    if (dag_ctx_end(&c) != 0) rc = -1;
+    if (getenv("AIR_BENCH_DAG_STATS")) {
+      air_sched_replay_stats_t s;
+      air_sched_replay_stats(rp, &s);
+      fprintf(stderr,
+              "airrt replay %s threads=%u: build %.1f ns/task of which partition %.1f; "
+              "chunks=%u parallel_levels=%u serial_cmds=%llu helper_chunks=%llu "
+              "helper_sleeps=%llu\n",
+              g->name, threads, (t1 - t0) / g->n, part_ns / g->n, s.chunks, s.parallel_levels, (unsigned long long)s.serial_cmds,
+              (unsigned long long)s.helper_chunks, (unsigned long long)s.helper_sleeps);
+    }
+    air_sched_replay_destroy(rp);
+    if (r >= 0) {
+      tb[r] = (t1 - t0) / g->n;
+      tr[r] = (t3 - t2) / g->n;
+    }
+  }
+  if (rc == 0) {
+    out->build_ns = dag_median(tb, reps);
+    out->replay_ns = dag_median(tr, reps);
+  }
+  free(tb);
+  free(tr);
   dag_ctx_free(&c);
   return rc;
 }

@@ -90,7 +90,9 @@ typedef struct dag_result_t {
 } dag_result_t;
 
 int dag_run_floor(const dag_t* g, int reps, dag_result_t* out);
+/* libairrt's compiled schedule (partition + replay), and the pool-level executor. */
 int dag_run_airrt(const dag_t* g, unsigned threads, int reps, dag_result_t* out);
+int dag_run_airrt_pool(const dag_t* g, unsigned threads, int reps, dag_result_t* out);
 int dag_run_omp(const dag_t* g, unsigned threads, int reps, dag_result_t* out);
 /* "gomp" or "libomp": the OpenMP runtime dag_omp.c was compiled against. */
 const char* dag_omp_runtime_name(void);

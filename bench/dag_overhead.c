@@ -1,8 +1,10 @@
 /* dag_overhead.c - the dag-overhead benchmark (PERFORMANCE.md, TOOLS.md): the three
  * generated graphs (chain, indep, layered) run by every runtime at 1 and 2 threads:
  *   floor  - single-thread topological walk with atomic counters (dag_floor.c);
- *   airrt  - libairrt's pool-level dependency-counting executor (dag_airrt.c); NOT
- *            yet the compiled-schedule replay, which is what must beat the anchors;
+ *   airrt  - libairrt's compiled schedule: the graph partitioned once and replayed
+ *            level by level on the calling thread plus helpers (dag_airrt.c);
+ *   airrt-pool - libairrt's pool-level dependency-counting executor (dag_airrt.c),
+ *            the baseline before the compiled schedule;
  *   tbb    - oneTBB flow graph (dag_tbb.cpp, when CMake found TBB);
  *   gomp   - OpenMP task depend, libgomp (dag_omp.c built with the C compiler);
  *   libomp - the same source built with clang against libomp, run as the child
@@ -22,8 +24,12 @@
 #define AIR_BENCH_VERSION "0.1"
 #endif
 
-enum { R_FLOOR, R_AIRRT, R_TBB, R_GOMP, R_LIBOMP, R_COUNT };
-static const char* const kRuntime[R_COUNT] = {"floor", "airrt", "tbb", "gomp", "libomp"};
+enum { R_FLOOR, R_AIRRT, R_AIRRT_POOL, R_TBB, R_GOMP, R_LIBOMP, R_COUNT };
+static const char* const kRuntime[R_COUNT] = {"floor", "airrt", "airrt-pool", "tbb", "gomp",
+                                              "libomp"};
+/* JSON keeps runtime "airrt" for both libairrt rows; the variant tells them apart. */
+static const char* const kJsonRuntime[R_COUNT] = {"floor", "airrt", "airrt", "tbb", "gomp",
+                                                  "libomp"};
 
 typedef struct {
   int json;
@@ -34,9 +40,10 @@ typedef struct {
 static void usage(FILE* f, const char* argv0) {
   fprintf(f,
           "usage: %s [--json] [--threads N] [--reps N] [--case chain|indep|layered]\n"
-          "  Task-graph overhead: build and replay ns/task of libairrt's pool-level\n"
-          "  executor beside oneTBB flow graph, OpenMP task depend (libgomp, libomp) and\n"
-          "  the single-thread floor, at 1 and 2 threads unless --threads is given.\n",
+          "  Task-graph overhead: build (compile) and replay ns/task of libairrt's compiled\n"
+          "  schedule and its pool-level executor beside oneTBB flow graph, OpenMP task\n"
+          "  depend (libgomp, libomp) and the single-thread floor, at 1 and 2 threads\n"
+          "  unless --threads is given.\n",
           argv0);
 }
 
@@ -91,6 +98,7 @@ static int run_one(int rt, const dag_t* g, unsigned threads, int reps, dag_resul
   switch (rt) {
     case R_FLOOR: return dag_run_floor(g, reps, r);
     case R_AIRRT: return dag_run_airrt(g, threads, reps, r);
+    case R_AIRRT_POOL: return dag_run_airrt_pool(g, threads, reps, r);
 #ifdef AIR_BENCH_HAVE_TBB
     case R_TBB: return dag_run_tbb(g, threads, reps, r);
 #endif
@@ -124,7 +132,7 @@ static void run_case(opts_t* o, dag_kind_t kind, const unsigned* threads, int nt
     return;
   }
   if (!o->json)
-    printf("\n%s: %u tasks, %u edges\n  %-7s %3s %9s %9s %8s %8s\n", g.name, g.n, g.edges,
+    printf("\n%s: %u tasks, %u edges\n  %-10s %3s %9s %9s %8s %8s\n", g.name, g.n, g.edges,
            "runtime", "thr", "build", "replay", "/tbb", "/floor");
   dag_result_t floor_r;
   int frc = dag_run_floor(&g, o->reps, &floor_r);
@@ -135,7 +143,7 @@ static void run_case(opts_t* o, dag_kind_t kind, const unsigned* threads, int nt
   }
   emit(o, g.name, "floor", 1, "replay_ns_per_task", floor_r.replay_ns, NULL);
   if (!o->json) {
-    printf("  %-7s %3u", "floor", 1u);
+    printf("  %-10s %3u", "floor", 1u);
     cell(floor_r.build_ns);
     cell(floor_r.replay_ns);
     printf(" %8s", "-");
@@ -162,16 +170,19 @@ static void run_case(opts_t* o, dag_kind_t kind, const unsigned* threads, int nt
         continue; /* built with clang: the in-process OpenMP row is libomp already */
       if (rc[rt] != 0) {
         if (!o->json)
-          printf("  %-7s %3u   %s\n", runtime_name(rt), threads[t],
+          printf("  %-10s %3u   %s\n", runtime_name(rt), threads[t],
                  rc[rt] > 0 ? "(not built / not available)" : "FAIL");
         continue;
       }
-      const char* variant = rt == R_AIRRT ? "pool-executor" : omp ? "total" : NULL;
-      emit(o, g.name, runtime_name(rt), threads[t], "build_ns_per_task", res[rt].build_ns, variant);
-      emit(o, g.name, runtime_name(rt), threads[t], "replay_ns_per_task", res[rt].replay_ns,
-           variant);
+      const char* variant = rt == R_AIRRT        ? "compiled-replay"
+                            : rt == R_AIRRT_POOL ? "pool-executor"
+                            : omp                ? "total"
+                                                 : NULL;
+      const char* jrt = rt == R_GOMP ? runtime_name(rt) : kJsonRuntime[rt];
+      emit(o, g.name, jrt, threads[t], "build_ns_per_task", res[rt].build_ns, variant);
+      emit(o, g.name, jrt, threads[t], "replay_ns_per_task", res[rt].replay_ns, variant);
       if (o->json) continue;
-      printf("  %-7s %3u", runtime_name(rt), threads[t]);
+      printf("  %-10s %3u", runtime_name(rt), threads[t]);
       if (omp) {
         /* No replay in OpenMP: the total against TBB's build + replay. */
         printf(" %9s", "total");
@@ -233,9 +244,10 @@ int air_bench_dag_overhead(int argc, char** argv) {
   }
   if (!o.json)
     printf("dag-overhead: ns per task, median of %d reps (after a checked warm-up rep).\n"
-           "airrt = libairrt's POOL-LEVEL dependency-counting executor on air_pool_t, not yet\n"
-           "the compiled-schedule replay. OpenMP cannot replay: its row is build+run ('total'),\n"
-           "compared with TBB build+replay. Shared 2-core VM: compare ratios, not absolutes.\n",
+           "airrt = compiled schedule (build = partition + replay plan, replay = level-\n"
+           "synchronous run); airrt-pool = dependency counting on the CPU driver's pool.\n"
+           "OpenMP cannot replay: its row is build+run ('total'), compared with TBB\n"
+           "build+replay. Shared 2-core VM: compare ratios, not absolutes.\n",
            o.reps);
   for (int k = 0; k < DAG_KIND_COUNT; ++k)
     if (only < 0 || only == k) run_case(&o, (dag_kind_t)k, threads, nthreads);

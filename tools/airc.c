@@ -26,7 +26,8 @@ static int cmd_verify(int argc, char** argv);
 static int cmd_print(int argc, char** argv);
 /* tools/airc_pack.c: the memory packer on its own (TOOLS.md `airc pack`). */
 int airc_cmd_pack(int argc, char** argv);
-/* tools/airc_report.c: the resource analysis and placement for a target. */
+/* tools/airc_report.c: what the scheduler computed (resources, memory plan,
+ * schedule, token graph) for a program or an .airbin. */
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
@@ -41,8 +42,10 @@ static const airc_command_t k_commands[] = {
      "compile a program's schedule for a target into an .airbin artifact"},
     {"pack", airc_cmd_pack, "IN.csv [-o OFFSETS.csv] [--alignment N]",
      "run the memory packer on a lifetime table (id,lower,upper,size)"},
-    {"report", airc_cmd_report, "FILE.mlir --target T --emit resources [-o OUT]",
-     "print the resource analysis and placement for a target"},
+    {"report", airc_cmd_report,
+     "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
+     "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
+     "print the resource analysis, memory plan, schedule or token graph (dot)"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 

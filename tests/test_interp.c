@@ -1079,6 +1079,223 @@ static void test_runtime_errors(void** state) {
   air_program_destroy(p);
 }
 
+/*---------------------------------------------------------------------------*/
+/* Prepared programs and the inline path                                     */
+/*---------------------------------------------------------------------------*/
+
+typedef struct inl_t {
+  bool called;
+  air_status_t status;
+} inl_t;
+
+static void inl_done(void* user, air_status_t st) {
+  inl_t* x = user;
+  x->called = true;
+  x->status = st;
+}
+
+/* Runs @fn with `prep`; inline when asked and possible: then `done` has been
+ * called by the time air_interp_start returns. */
+static air_status_t run_prep(fx_t* f, const air_program_t* p, const air_interp_prep_t* prep,
+                             const char* fn, air_arg_t* args, uint32_t n, bool inl,
+                             air_interp_inline_t* kind) {
+  air_interp_desc_t d = {.program = p, .entry = find_func(p, fn), .n_args = n, .args = args,
+                         .pool = f->pool, .context = f->ctx, .prep = prep, .run_inline = inl};
+  air_allocator_init_system(&d.allocator);
+  *kind = air_interp_inline_kind(&d);
+  if (!inl) return air_interp_run(&d);
+  inl_t x = {0};
+  air_status_t st = air_interp_start(&d, inl_done, &x);
+  if (st) {
+    assert_false(x.called); /* as on the pool path: nothing started */
+    return st;
+  }
+  assert_true(x.called);
+  return x.status;
+}
+
+static const char k_pure[] =
+    "func.func @flat(%a: memref<4xf32>, %i: index) {\n"
+    "  %c0 = arith.constant 0 : index\n"
+    "  %x = memref.load %a[%c0] : memref<4xf32>\n"
+    "  %y = arith.addf %x, %x : f32\n"
+    "  memref.store %y, %a[%i] : memref<4xf32>\n"
+    "  return\n"
+    "}\n"
+    "func.func @loop(%a: memref<4xf32>, %i: index) {\n"
+    "  %c0 = arith.constant 0 : index\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  scf.for %k = %c0 to %i step %c1 {\n"
+    "    %x = memref.load %a[%k] : memref<4xf32>\n"
+    "    %y = arith.addf %x, %x : f32\n"
+    "    memref.store %y, %a[%k] : memref<4xf32>\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+/* The same entries give the same data and the same errors with and without a
+ * prep, and inline or on the pool; which entries may run inline. */
+static void test_prepared_and_inline(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_text(f, "pure.mlir", k_pure);
+  air_allocator_t sys;
+  air_allocator_init_system(&sys);
+  air_interp_prep_t* prep = NULL;
+  check(air_interp_prepare(&sys, p, &prep));
+  char* first_error = NULL;
+  for (int mode = 0; mode < 3; ++mode) { /* plain, prep on the pool, prep inline */
+    const air_interp_prep_t* pr = mode ? prep : NULL;
+    bool inl = mode == 2;
+    air_interp_inline_t kind;
+    float a[4] = {1.5f, 0, 3, -1};
+    air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 2}};
+    check(run_prep(f, p, pr, "flat", args, 2, inl, &kind));
+    assert_int_equal(kind, mode ? AIR_INTERP_INLINE_SHORT : AIR_INTERP_INLINE_NO);
+    assert_true(a[2] == 3.0f && a[1] == 0 && a[3] == -1);
+    check(run_prep(f, p, pr, "loop", args, 2, inl, &kind));
+    assert_int_equal(kind, mode ? AIR_INTERP_INLINE_YES : AIR_INTERP_INLINE_NO);
+    assert_true(a[0] == 3.0f && a[1] == 0 && a[2] == 3.0f);
+    /* A store out of range fails the run with the same message everywhere. */
+    args[1].i = 9;
+    air_status_t st = run_prep(f, p, pr, "flat", args, 2, inl, &kind);
+    assert_non_null(st);
+    if (!first_error) {
+      first_error = strdup(air_status_message(st));
+    } else {
+      assert_string_equal(air_status_message(st), first_error);
+    }
+    air_status_free(st);
+    /* A bad argument fails before starting, without `done`. */
+    args[0] = mref(a, AIR_ELEM_I32, 1, (int64_t)4);
+    st = run_prep(f, p, pr, "flat", args, 2, inl, &kind);
+    assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
+    air_status_free(st);
+  }
+  free(first_error);
+  /* A prep is for one program only. */
+  air_program_t* q = load_text(f, "other.mlir", k_pure);
+  air_interp_inline_t kind;
+  float a[4] = {0};
+  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 1}};
+  air_status_t st = run_prep(f, q, prep, "flat", args, 2, true, &kind);
+  assert_int_equal(kind, AIR_INTERP_INLINE_NO);
+  assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
+  air_status_free(st);
+  air_program_destroy(q);
+  air_interp_prep_release(prep);
+  air_program_destroy(p);
+}
+
+/* Runs of a prep reuse finished runs' state; two threads at once (TSan). */
+typedef struct prep_thread_t {
+  fx_t* f;
+  const air_program_t* p;
+  const air_interp_prep_t* prep;
+  int bad;
+} prep_thread_t;
+
+static void* prep_thread(void* arg) {
+  prep_thread_t* t = arg;
+  enum { N = 4096 };
+  float* a = malloc(3 * N * sizeof(float));
+  float *b = a + N, *c = b + N;
+  for (int iter = 0; iter < 12; ++iter) {
+    for (int i = 0; i < N; ++i) {
+      a[i] = (float)(i + iter);
+      b[i] = (float)(2 * i);
+      c[i] = -1;
+    }
+    air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, (int64_t)N), mref(b, AIR_ELEM_F32, 1, (int64_t)N),
+                         mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
+    air_interp_desc_t d = {.program = t->p, .entry = find_func(t->p, "vector_add"), .n_args = 3,
+                           .args = args, .pool = t->f->pool, .context = t->f->ctx,
+                           .prep = t->prep, .run_inline = true};
+    air_allocator_init_system(&d.allocator);
+    if (air_interp_inline_kind(&d) != AIR_INTERP_INLINE_NO) t->bad = 1; /* has a hierarchy */
+    air_status_t st = air_interp_run(&d);
+    if (st) {
+      t->bad = 1;
+      air_status_free(st);
+    }
+    for (int i = 0; i < N; ++i)
+      if (c[i] != a[i] + b[i]) t->bad = 1;
+  }
+  free(a);
+  return NULL;
+}
+
+static void test_prepared_concurrent(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_allocator_t sys;
+  air_allocator_init_system(&sys);
+  air_interp_prep_t* prep = NULL;
+  check(air_interp_prepare(&sys, p, &prep));
+  prep_thread_t t[2] = {{f, p, prep, 0}, {f, p, prep, 0}};
+  pthread_t th[2];
+  for (int i = 0; i < 2; ++i) assert_int_equal(pthread_create(&th[i], NULL, prep_thread, &t[i]), 0);
+  for (int i = 0; i < 2; ++i) pthread_join(th[i], NULL);
+  assert_int_equal(t[0].bad, 0);
+  assert_int_equal(t[1].bad, 0);
+  air_interp_prep_release(prep);
+  air_program_destroy(p);
+}
+
+/* Contiguous runs take the copy's shortcut: whole views, one-dimension ranges,
+ * single strided elements and overlapping ranges within one buffer. */
+static void test_flat_copies(void** state) {
+  (void)state;
+  float buf[64], ref[64];
+  for (int i = 0; i < 64; ++i) buf[i] = ref[i] = (float)i;
+  air_memref_t v;
+  memset(&v, 0, sizeof v);
+  v.data = buf;
+  v.elem = AIR_ELEM_F32;
+  v.rank = 1;
+  v.sizes[0] = 64;
+  v.strides[0] = 1;
+  ix_pat_t d, s;
+  /* buf[8..24) <- buf[4..20): overlapping, forwards. */
+  int64_t o1 = 8, o2 = 4, n = 16, one = 1;
+  assert_null(ix_pat_make(&v, 4, 1, &o1, 1, &n, &one, &d));
+  assert_null(ix_pat_make(&v, 4, 1, &o2, 1, &n, &one, &s));
+  ix_pat_copy(&d, &s);
+  memmove(ref + 8, ref + 4, 16 * sizeof(float));
+  assert_memory_equal(buf, ref, sizeof buf);
+  /* One element through a non-unit stride. */
+  int64_t o3 = 60, st = 7;
+  assert_null(ix_pat_make(&v, 4, 1, &o3, 1, &one, &st, &s));
+  assert_null(ix_pat_make(&v, 4, 1, &o2, 1, &one, &one, &d));
+  ix_pat_copy(&d, &s);
+  ref[4] = ref[60];
+  assert_memory_equal(buf, ref, sizeof buf);
+  /* Whole view into a range of another view; a count mismatch copies nothing. */
+  float small[16];
+  air_memref_t w = v;
+  w.data = small;
+  w.sizes[0] = 16;
+  for (int i = 0; i < 16; ++i) small[i] = 100.0f + (float)i;
+  assert_null(ix_pat_make(&w, 4, 0, NULL, 0, NULL, NULL, &s));
+  assert_null(ix_pat_make(&v, 4, 1, &o1, 1, &n, &one, &d));
+  ix_pat_copy(&d, &s);
+  memcpy(ref + 8, small, sizeof small);
+  assert_memory_equal(buf, ref, sizeof buf);
+  int64_t n2 = 15;
+  assert_null(ix_pat_make(&v, 4, 1, &o1, 1, &n2, &one, &d));
+  ix_pat_copy(&d, &s);
+  assert_memory_equal(buf, ref, sizeof buf);
+  /* The whole-view form still rejects an empty or dataless view. */
+  w.sizes[0] = -1;
+  assert_string_equal(ix_pat_make(&w, 4, 0, NULL, 0, NULL, NULL, &s), "the memref is empty");
+  w.sizes[0] = 16;
+  w.data = NULL;
+  assert_string_equal(ix_pat_make(&w, 4, 0, NULL, 0, NULL, NULL, &s), "the memref has no data");
+  w.data = small;
+  w.strides[0] = INT64_MAX / 4;
+  assert_string_equal(ix_pat_make(&w, 4, 0, NULL, 0, NULL, NULL, &s),
+                      "the access pattern overflows");
+}
+
 /* With a trace attached, PEs, channels and DMAs get events. */
 static void test_trace(void** state) {
   fx_t* f = *state;
@@ -1121,6 +1338,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, setup, teardown),
       cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_trace, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_prepared_and_inline, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_prepared_concurrent, setup, teardown),
+      cmocka_unit_test(test_flat_copies),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

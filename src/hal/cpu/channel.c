@@ -132,7 +132,7 @@ void ix_chan_free(ix_run_t* r) {
     ix_free(r, sp->qs);
     ix_free(r, sp);
   }
-  ix_free(r, r->chans);
+  if (!r->prep) ix_free(r, r->chans); /* else the prep's */
   r->chans = NULL;
   r->n_chans = 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
+#include "hal/cpu/interp.h"
 #include "runtime/status_util.h"
 
 static air_cpu_command_buffer_t* cpu_cb(air_command_buffer_t* cb) {
@@ -64,8 +65,13 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   cmd.u.dispatch.trace = options->trace;
   /* The entry's prepared schedule, unless the dispatch asks for the dynamic path. */
   if (!(options->flags & AIR_DISPATCH_DYNAMIC)) cmd.u.dispatch.plan = e->entries[ordinal].prepared;
+  cmd.u.dispatch.prep = ((const air_cpu_executable_t*)e)->prep;
   cmd.u.dispatch.transient = transient;
   cmd.u.dispatch.transient_size = transient_size;
+  air_interp_desc_t d = {.program = e->program, .entry = cmd.u.dispatch.entry,
+                         .watchdog_ns = cmd.u.dispatch.watchdog_ns, .trace = cmd.u.dispatch.trace,
+                         .plan = cmd.u.dispatch.plan, .prep = cmd.u.dispatch.prep};
+  cmd.u.dispatch.inline_kind = (int)air_interp_inline_kind(&d);
   AIR_RETURN_IF_ERROR(push(c, &cmd));
   if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   c->n_args += n_args;
@@ -108,7 +114,9 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
   for (uint32_t i = 0; i < c->n_cmds; ++i) {
     air_cpu_cmd_kind_t k = c->cmds[i].kind;
     if (k == AIR_CPU_CMD_BARRIER) wave = 0;
-    if (k == AIR_CPU_CMD_COPY || k == AIR_CPU_CMD_FILL) ++wave;
+    if (k == AIR_CPU_CMD_COPY || k == AIR_CPU_CMD_FILL ||
+        (k == AIR_CPU_CMD_DISPATCH && c->cmds[i].u.dispatch.inline_kind == AIR_INTERP_INLINE_YES))
+      ++wave;
     if (wave > c->max_wave_transfers) c->max_wave_transfers = wave;
   }
   return NULL;

@@ -69,21 +69,25 @@ static air_status_t buffer_import(air_device_t* d, void* host_ptr, uint64_t size
 /*--- executables -----------------------------------------------------------*/
 
 static void executable_destroy(air_resource_t* r) {
-  air_executable_t* e = (air_executable_t*)r;
+  air_cpu_executable_t* x = (air_cpu_executable_t*)r;
+  air_executable_t* e = &x->base;
   air_allocator_t a = e->allocator;
   for (uint32_t i = 0; i < e->n_entries; ++i) air_interp_plan_free(e->entries[i].prepared);
+  air_interp_prep_release(x->prep); /* runs still going keep it alive */
   air_executable_deinit(e);
-  a.free(a.self, e);
+  a.free(a.self, x);
 }
 
 static const air_executable_vtable_t k_executable_vtable = {.resource = {executable_destroy}};
 
-/* The interpreter runs the program's IR directly; each entry's schedule is bound
- * to it once (an air_interp_plan_t) so dispatches only read it. */
+/* The interpreter runs the program's IR directly; its tables are derived once
+ * and each entry's schedule is bound to it once (an air_interp_plan_t) so
+ * dispatches only read them. */
 static air_status_t executable_create(air_device_t* d, const air_program_t* program,
                                       uint32_t flags, air_schedule_t* loaded,
                                       air_executable_t** out) {
-  air_executable_t* e = d->allocator.alloc(d->allocator.self, sizeof(*e));
+  air_cpu_executable_t* x = d->allocator.alloc(d->allocator.self, sizeof(*x));
+  air_executable_t* e = x ? &x->base : NULL;
   if (!e) {
     air_schedule_free(loaded);
     return AIR_STATUS(&d->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
@@ -91,9 +95,11 @@ static air_status_t executable_create(air_device_t* d, const air_program_t* prog
   }
   air_status_t st = air_executable_init(e, &k_executable_vtable, d, program, "cpu", flags, loaded);
   if (st) {
-    d->allocator.free(d->allocator.self, e);
+    d->allocator.free(d->allocator.self, x);
     return st;
   }
+  x->prep = NULL;
+  air_status_free(air_interp_prepare(&d->allocator, e->program, &x->prep));
   for (uint32_t i = 0; i < e->n_entries && !st; ++i) {
     air_interp_plan_t* plan = NULL;
     if (e->entries[i].schedule)

@@ -23,6 +23,14 @@ typedef struct air_cpu_device_t {
   char name[48];
 } air_cpu_device_t;
 
+/* An executable: the generic one plus the interpreter's tables for its program,
+ * prepared once and shared by every dispatch (NULL when preparing failed: each
+ * run then derives its own and reports the error itself). */
+typedef struct air_cpu_executable_t {
+  air_executable_t base;
+  struct air_interp_prep_t* prep;
+} air_cpu_executable_t;
+
 typedef enum air_cpu_cmd_kind_e {
   AIR_CPU_CMD_DISPATCH,
   AIR_CPU_CMD_COPY,
@@ -41,6 +49,8 @@ typedef struct air_cpu_cmd_t {
       int64_t watchdog_ns;
       struct air_trace_t* trace;
       const struct air_interp_plan_t* plan; /* NULL: the dynamic path */
+      const struct air_interp_prep_t* prep;
+      int inline_kind; /* air_interp_inline_t, decided at recording */
       void* transient;                     /* the caller's arena, or NULL */
       uint64_t transient_size;
     } dispatch;
@@ -63,7 +73,9 @@ typedef struct air_cpu_command_buffer_t {
   uint32_t n_cmds, cap_cmds;
   air_arg_t* args;
   uint32_t n_args, cap_args;
-  uint32_t max_wave_transfers; /* copies + fills between two barriers, at most */
+  /* Commands between two barriers that may run as plain pool tasks (copies,
+   * fills, dispatches that run inline), at most. */
+  uint32_t max_wave_transfers;
 } air_cpu_command_buffer_t;
 
 air_status_t air_cpu_device_open(air_context_t* context, const char* params, const char* uri,

@@ -10,6 +10,10 @@
  * a guard), and whoever brings it to zero starts the next wave. Dispatch
  * completions come from the interpreter on any thread, so they hop back onto the
  * pool; transfer completions are already on a worker and continue in place.
+ * A dispatch whose entry cannot park (air_interp_inline_kind, decided when it is
+ * recorded) runs inline on a worker with no strands: a straight-line one right
+ * here (starting it elsewhere would cost more than running it), any other like a
+ * transfer, so the dispatches of one wave still spread over the workers.
  *
  * The first failure (a failed wait, a failed dispatch) is kept; later commands are
  * skipped and every signal semaphore fails with a copy of it. Semaphore callbacks
@@ -100,11 +104,19 @@ static void run_transfer(const air_cpu_cmd_t* cmd) {
 
 static void advance(submission_t* s);
 
+static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd);
+
+/* A transfer, or a dispatch that runs inline (its completion goes through
+ * dispatch_done, which counts it down itself). */
 static void transfer_task(air_task_t* t, uint32_t worker) {
   (void)worker;
   transfer_task_t* x = (transfer_task_t*)t;
   submission_t* s = x->sub;
-  if (!atomic_load(&s->failure)) run_transfer(x->cmd);
+  if (x->cmd->kind == AIR_CPU_CMD_DISPATCH) {
+    if (!atomic_load(&s->failure) && !start_dispatch(s, x->cmd)) return;
+  } else if (!atomic_load(&s->failure)) {
+    run_transfer(x->cmd);
+  }
   if (atomic_fetch_sub(&s->pending, 1) == 1) advance(s);
 }
 
@@ -129,7 +141,8 @@ static void dispatch_done(void* user, air_status_t status) {
   if (atomic_fetch_sub(&s->pending, 1) == 1) hop(s);
 }
 
-/* Returns true when the command finished inline (failed to start). */
+/* Returns true when the command finished without calling dispatch_done (failed
+ * to start). A dispatch that runs inline calls it before returning. */
 static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
   const air_executable_t* e = cmd->u.dispatch.executable;
   air_interp_desc_t desc = {
@@ -145,6 +158,8 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
       .plan = cmd->u.dispatch.plan,
       .transient = cmd->u.dispatch.transient,
       .transient_size = cmd->u.dispatch.transient_size,
+      .prep = cmd->u.dispatch.prep,
+      .run_inline = cmd->u.dispatch.inline_kind != AIR_INTERP_INLINE_NO, /* on a worker */
   };
   air_status_t st = air_interp_start(&desc, dispatch_done, s);
   if (!st) return false;
@@ -169,7 +184,9 @@ static void advance(submission_t* s) {
       const air_cpu_cmd_t* cmd = &c->cmds[i];
       if (atomic_load(&s->failure)) {
         ++finished;
-      } else if (cmd->kind == AIR_CPU_CMD_DISPATCH) {
+      } else if (cmd->kind == AIR_CPU_CMD_DISPATCH &&
+                 cmd->u.dispatch.inline_kind != AIR_INTERP_INLINE_YES) {
+        /* On the pool (NO), or here (SHORT: as cheap as handing it over). */
         finished += start_dispatch(s, cmd);
       } else if (!mine) {
         mine = cmd;
@@ -185,8 +202,12 @@ static void advance(submission_t* s) {
       air_pool_submit_chain(s->device->pool, &s->transfers[0].task,
                             &s->transfers[n_tasks - 1].task, n_tasks);
     if (mine) {
-      if (!atomic_load(&s->failure)) run_transfer(mine);
-      ++finished;
+      if (mine->kind != AIR_CPU_CMD_DISPATCH) {
+        if (!atomic_load(&s->failure)) run_transfer(mine);
+        ++finished;
+      } else if (atomic_load(&s->failure) || start_dispatch(s, mine)) {
+        ++finished;
+      }
     }
     if (atomic_fetch_sub(&s->pending, finished) != finished) return;
   }

@@ -9,6 +9,7 @@
  * abandoned strand, when its kernel finally returns, unwinds using only run-owned
  * tables (never the program, trace or context) and frees the run. The allocator
  * must therefore outlive a kernel the watchdog abandoned. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,13 @@ void* ix_calloc(ix_run_t* r, size_t n, size_t size) {
 
 void ix_free(ix_run_t* r, void* p) {
   if (p) r->alloc.free(r->alloc.self, p);
+}
+
+/* A call to libc's memset: for a few hundred bytes it beats the inlined `rep
+ * stos` a constant size gets, whose start-up cost showed in the inline path. */
+__attribute__((noinline)) static void zero(void* p, size_t n) {
+  static void* (*volatile set)(void*, int, size_t) = memset;
+  set(p, 0, n);
 }
 
 #define IX_DEAD ((const void*)(uintptr_t)1)
@@ -344,11 +352,24 @@ static bool pure_block(ix_run_t* r, const air_block_t* b) {
   return true;
 }
 
+/* Straight-line ops only, none that runs user code or loops over memory: a run
+ * costs about as much as starting one, so queues need not spread such runs. */
+static bool flat_block(const air_block_t* b) {
+  for (const air_op_t* o = b->first; o; o = o->next) {
+    if (o->n_regions) return false;
+    switch (air_opkind_class(o->kind)) {
+      case AIR_OPC_CALL: case AIR_OPC_LINALG: case AIR_OPC_COPY: return false;
+      default: break;
+    }
+  }
+  return true;
+}
+
 static int func_cmp(const void* a, const void* b) {
   return strcmp((*(const air_op_t* const*)a)->sym, (*(const air_op_t* const*)b)->sym);
 }
 
-static air_status_t compile(ix_run_t* r) {
+static air_status_t compile_tables(ix_run_t* r) {
   const air_program_t* p = r->p;
   r->n_values = p->n_values;
   r->vinfo = ix_calloc(r, p->n_values ? p->n_values : 1, sizeof(ix_vinfo_t));
@@ -379,33 +400,195 @@ static air_status_t compile(ix_run_t* r) {
     AIR_RETURN_IF_ERROR(compile_op(r, o, 1, &next));
   r->n_binfos = next;
   for (uint32_t i = 0; i < r->n_binfos; ++i) {
+    /* scf.parallel bodies run inline when pure; so do whole entry bodies. */
     const air_op_t* owner = r->binfos[i].block->parent;
-    if (owner && owner->kind == AIR_OP_PARALLEL)
+    if (owner && (owner->kind == AIR_OP_PARALLEL || owner->kind == AIR_OP_FUNC))
       r->binfos[i].pure = pure_block(r, r->binfos[i].block);
+    if (owner && owner->kind == AIR_OP_FUNC) r->binfos[i].flat = flat_block(r->binfos[i].block);
   }
   return ix_chan_build(r);
+}
+
+/* The run's own tables (not the channel table: ix_chan_free owns that). */
+static void tables_free(ix_run_t* r) {
+  for (uint32_t i = 0; i < r->n_binfos; ++i) ix_free(r, r->binfos[i].kinds);
+  ix_free(r, r->binfos);
+  ix_free(r, r->vinfo);
+  ix_free(r, r->funcs);
+  map_free(r, &r->blocks);
+}
+
+/* Borrows the prep's tables, or derives the run's own. */
+static air_status_t compile(ix_run_t* r) {
+  const air_interp_prep_t* pr = r->prep;
+  if (!pr) return compile_tables(r);
+  r->vinfo = pr->vinfo;
+  r->n_values = pr->n_values;
+  r->binfos = pr->binfos;
+  r->n_binfos = pr->n_binfos;
+  r->blocks = pr->blocks;
+  r->funcs = pr->funcs;
+  r->n_funcs = pr->n_funcs;
+  r->chans = pr->chans;
+  r->n_chans = pr->n_chans;
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Prepared programs                                                         */
+/*---------------------------------------------------------------------------*/
+
+enum { KEEP_RUNS = 8 }; /* finished runs a prep keeps for reuse */
+
+static void run_destroy(ix_run_t* r, air_allocator_t a) {
+  pthread_mutex_destroy(&r->lock);
+  pthread_mutex_destroy(&r->mem_lock);
+  pthread_cond_destroy(&r->wd_cond);
+  a.free(a.self, r);
+}
+
+/* Tables of a scratch run made on the prep's allocator, so the table code above
+ * serves both. */
+static void scratch_init(ix_run_t* r, const air_allocator_t* a, const air_program_t* p) {
+  memset(r, 0, sizeof *r);
+  r->alloc = *a;
+  r->p = p;
+}
+
+air_status_t air_interp_prepare(const air_allocator_t* a, const air_program_t* p,
+                                air_interp_prep_t** out) {
+  *out = NULL;
+  if (!a || !p || !p->module)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "air_interp_prepare: NULL argument");
+  ix_run_t* r = a->alloc(a->self, sizeof *r);
+  air_interp_prep_t* pr = a->alloc(a->self, sizeof *pr);
+  if (!r || !pr) {
+    if (r) a->free(a->self, r);
+    if (pr) a->free(a->self, pr);
+    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory preparing a program");
+  }
+  scratch_init(r, a, p);
+  air_status_t st = compile_tables(r);
+  if (st) {
+    tables_free(r);
+    ix_free(r, r->chans);
+    a->free(a->self, r);
+    a->free(a->self, pr);
+    return st;
+  }
+  memset(pr, 0, sizeof *pr);
+  atomic_init(&pr->refs, 1);
+  pr->alloc = *a;
+  pr->p = p;
+  r->prep = pr;
+  pr->vinfo = r->vinfo;
+  pr->n_values = r->n_values;
+  pr->binfos = r->binfos;
+  pr->n_binfos = r->n_binfos;
+  pr->blocks = r->blocks;
+  pr->funcs = r->funcs;
+  pr->n_funcs = r->n_funcs;
+  pr->chans = r->chans;
+  pr->n_chans = r->n_chans;
+  pthread_mutex_init(&pr->free_mu, NULL);
+  a->free(a->self, r);
+  *out = pr;
+  return NULL;
+}
+
+void air_interp_prep_release(air_interp_prep_t* pr) {
+  if (!pr || atomic_fetch_sub_explicit(&pr->refs, 1, memory_order_acq_rel) != 1) return;
+  air_allocator_t a = pr->alloc;
+  while (pr->free_runs) {
+    ix_run_t* r = pr->free_runs;
+    pr->free_runs = r->next_free;
+    run_destroy(r, a);
+  }
+  ix_run_t* r = a.alloc(a.self, sizeof *r);
+  if (r) { /* tables_free works on a run; without one (no memory) they leak */
+    scratch_init(r, &a, pr->p);
+    r->vinfo = pr->vinfo;
+    r->binfos = pr->binfos;
+    r->n_binfos = pr->n_binfos;
+    r->blocks = pr->blocks;
+    r->funcs = pr->funcs;
+    tables_free(r);
+    a.free(a.self, r);
+  }
+  a.free(a.self, pr->chans);
+  pthread_mutex_destroy(&pr->free_mu);
+  a.free(a.self, pr);
+}
+
+/* A run object with its mutexes initialised: a kept one, else a new one. */
+static ix_run_t* run_get(const air_interp_desc_t* d) {
+  air_interp_prep_t* pr = (air_interp_prep_t*)d->prep;
+  ix_run_t* r = NULL;
+  const air_allocator_t* a = &d->allocator;
+  if (pr && (a->self != pr->alloc.self || a->alloc != pr->alloc.alloc || a->free != pr->alloc.free))
+    pr = NULL; /* never mix allocators: the run would be freed with the wrong one */
+  if (pr) {
+    pthread_mutex_lock(&pr->free_mu);
+    r = pr->free_runs;
+    if (r) {
+      pr->free_runs = r->next_free;
+      pr->n_free--;
+    }
+    pthread_mutex_unlock(&pr->free_mu);
+  }
+  if (!r) {
+    r = d->allocator.alloc(d->allocator.self, sizeof *r);
+    if (!r) return NULL;
+    pthread_mutex_init(&r->lock, NULL);
+    pthread_mutex_init(&r->mem_lock, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&r->wd_cond, &ca);
+    pthread_condattr_destroy(&ca);
+  }
+  r->next_free = NULL;
+  size_t keep = offsetof(ix_run_t, alloc);
+  zero((char*)r + keep, sizeof *r - keep);
+  if (pr) {
+    atomic_fetch_add_explicit(&pr->refs, 1, memory_order_relaxed);
+    r->prep = pr;
+  }
+  return r;
 }
 
 /*---------------------------------------------------------------------------*/
 /* Start, completion                                                         */
 /*---------------------------------------------------------------------------*/
 
+/* Frees what the run made; a run of a prep goes back to it for reuse (run_get
+ * gives a run a prep only when both use the same allocator). */
 static void run_free(ix_run_t* r) {
   ix_sched_free(r);
   ix_chan_free(r);
   ix_allocs_free(r);
-  for (uint32_t i = 0; i < r->n_binfos; ++i) ix_free(r, r->binfos[i].kinds);
-  ix_free(r, r->binfos);
-  ix_free(r, r->vinfo);
-  ix_free(r, r->funcs);
   ix_free(r, r->wslots);
-  map_free(r, &r->blocks);
   map_free(r, &r->allocs);
-  pthread_mutex_destroy(&r->lock);
-  pthread_mutex_destroy(&r->mem_lock);
-  pthread_cond_destroy(&r->wd_cond);
+  air_interp_prep_t* pr = r->prep;
   air_allocator_t a = r->alloc;
-  a.free(a.self, r);
+  if (!pr) {
+    tables_free(r);
+    run_destroy(r, a);
+    return;
+  }
+  bool keep = false;
+  {
+    pthread_mutex_lock(&pr->free_mu);
+    if (pr->n_free < KEEP_RUNS) {
+      r->next_free = pr->free_runs;
+      pr->free_runs = r;
+      pr->n_free++;
+      keep = true;
+    }
+    pthread_mutex_unlock(&pr->free_mu);
+  }
+  if (!keep) run_destroy(r, a);
+  air_interp_prep_release(pr);
 }
 
 void ix_run_unref(ix_run_t* r) {
@@ -514,6 +697,63 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   return NULL;
 }
 
+/* The inline path: an entry body that cannot park (binfo pure), run to its end
+ * on the caller's worker by one strand on the stack, with no root token, channel
+ * space, watchdog or trace (those cases take the pool path). A schedule changes
+ * nothing for such a body unless it places transients. */
+air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* d) {
+  const air_interp_plan_t* pl = d->plan;
+  const air_op_t* e = d->entry;
+  if (!d->prep || d->prep->p != d->program || d->watchdog_ns > 0 || d->trace || d->schedule ||
+      !e || e->kind != AIR_OP_FUNC || e->n_regions < 1 || !e->regions[0])
+    return AIR_INTERP_INLINE_NO;
+  if (pl && (pl->entry != e || pl->program != d->program || pl->n_l3)) return AIR_INTERP_INLINE_NO;
+  const ix_binfo_t* bi = ix_map_get(&d->prep->blocks, e->regions[0]);
+  if (!bi || !bi->pure) return AIR_INTERP_INLINE_NO;
+  return bi->flat ? AIR_INTERP_INLINE_SHORT : AIR_INTERP_INLINE_YES;
+}
+
+static air_status_t run_inline(const air_interp_desc_t* d, air_interp_done_fn_t done,
+                               void* user) {
+  ix_run_t r;
+  zero(&r, sizeof r);
+  r.alloc = d->allocator;
+  r.p = d->program;
+  r.ctx = d->context;
+  r.pool = d->pool;
+  r.prep = (air_interp_prep_t*)d->prep; /* borrowed: this call outlives the run */
+  compile(&r);
+  pthread_mutex_init(&r.lock, NULL);
+  pthread_mutex_init(&r.mem_lock, NULL);
+  const air_block_t* body = d->entry->regions[0];
+  ix_strand_t s;
+  zero(&s, sizeof s);
+  ix_frame_t frames[8]; /* enough for most pure bodies; ix_push moves them to the heap */
+  s.frames = frames;
+  s.cap = 8;
+  s.fixed_frames = true;
+  s.run = &r;
+  s.worker = UINT32_MAX;
+  ix_env_t* env = ix_env_new(&r, body, NULL, false);
+  ix_frame_t f = {.kind = IX_F_BODY, .owner = d->entry, .pc = body->first, .env = env};
+  air_status_t st = NULL;
+  if (!env || !ix_push(&s, &f)) {
+    ix_env_unref(&r, env);
+    st = AIR_STATUS(&r.alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  } else if (!(st = bind_args(&r, d, env))) {
+    ix_strand_run_inline(&s);
+  }
+  while (s.n) ix_pop(&s);
+  if (!s.fixed_frames) ix_free(&r, s.frames);
+  ix_allocs_free(&r);
+  map_free(&r, &r.allocs);
+  pthread_mutex_destroy(&r.lock);
+  pthread_mutex_destroy(&r.mem_lock);
+  if (st) return st; /* as on the pool path: nothing started, no `done` */
+  done(user, r.status);
+  return NULL;
+}
+
 air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_t done,
                               void* user) {
   if (!desc || !desc->allocator.alloc || !desc->allocator.free || !desc->allocator.realloc)
@@ -529,9 +769,12 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_interp_start: @%s takes %u arguments, %u given", e->sym ? e->sym : "?",
                       e->iaux[0], desc->n_args);
-  ix_run_t* r = a->alloc(a->self, sizeof *r);
+  if (desc->prep && desc->prep->p != desc->program)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_interp_start: the prepared tables are for another program");
+  if (desc->run_inline && air_interp_inline_kind(desc)) return run_inline(desc, done, user);
+  ix_run_t* r = run_get(desc);
   if (!r) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  memset(r, 0, sizeof *r);
   r->alloc = *a;
   r->p = desc->program;
   r->ctx = desc->context;
@@ -540,13 +783,6 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   r->watchdog_ns = desc->watchdog_ns;
   r->done = done;
   r->user = user;
-  pthread_mutex_init(&r->lock, NULL);
-  pthread_mutex_init(&r->mem_lock, NULL);
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&r->wd_cond, &ca);
-  pthread_condattr_destroy(&ca);
   air_status_t st = start(r, desc);
   if (st) run_free(r);
   return st;

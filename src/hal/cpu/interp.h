@@ -42,6 +42,7 @@
 #ifndef AIR_HAL_CPU_INTERP_H_
 #define AIR_HAL_CPU_INTERP_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "air/allocator.h"
@@ -70,6 +71,19 @@ const air_op_t* air_interp_plan_entry(const air_interp_plan_t* plan);
 void air_interp_plan_transient(const air_interp_plan_t* plan, uint64_t* size,
                                uint32_t* alignment);
 
+/* What every run of one program derives from it (value slots, block layouts, the
+ * function and channel tables), made once and shared read-only by concurrent runs
+ * (interp.c); it also keeps a few finished runs' state for reuse. Reference
+ * counted: a run holds a reference, so a kernel the watchdog abandoned can still
+ * unwind after the executable is gone. */
+typedef struct air_interp_prep_t air_interp_prep_t;
+
+/* Prepares `program` (verified; must outlive the result). An error here is the
+ * one each run would report at start; callers may ignore it and run unprepared. */
+air_status_t air_interp_prepare(const air_allocator_t* allocator, const air_program_t* program,
+                                air_interp_prep_t** out);
+void air_interp_prep_release(air_interp_prep_t* prep);
+
 typedef struct air_interp_desc_t {
   const air_program_t* program;  /* verified; must outlive the run */
   const air_op_t* entry;         /* a func.func with a body */
@@ -90,7 +104,22 @@ typedef struct air_interp_desc_t {
    * one. Ignored on the dynamic path. */
   void* transient;
   uint64_t transient_size;
+  /* Tables prepared for `program` (NULL: the run derives its own). */
+  const air_interp_prep_t* prep;
+  /* The caller is a worker of `pool` and lets a run that cannot park (no AIR
+   * ops, tokens or calls of bodies; no watchdog, trace or planned transients)
+   * execute inside air_interp_start, `done` called before it returns. */
+  bool run_inline;
 } air_interp_desc_t;
+
+/* Whether a run of `desc` may execute inline (desc->run_inline): NO; YES; SHORT,
+ * also straight-line code that costs about what starting a run does. */
+typedef enum air_interp_inline_e {
+  AIR_INTERP_INLINE_NO = 0,
+  AIR_INTERP_INLINE_YES,
+  AIR_INTERP_INLINE_SHORT,
+} air_interp_inline_t;
+air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* desc);
 
 /* Receives the outcome; owns `status`. */
 typedef void (*air_interp_done_fn_t)(void* user, air_status_t status);

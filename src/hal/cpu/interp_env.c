@@ -118,8 +118,12 @@ void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n) {
 bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
   if (s->n == s->cap) {
     uint32_t cap = s->cap ? s->cap * 2 : 4;
-    ix_frame_t* nf = s->run->alloc.realloc(s->run->alloc.self, s->frames, cap * sizeof(*nf));
+    const air_allocator_t* a = &s->run->alloc;
+    ix_frame_t* nf = s->fixed_frames ? a->alloc(a->self, cap * sizeof(*nf))
+                                     : a->realloc(a->self, s->frames, cap * sizeof(*nf));
     if (!nf) return false;
+    if (s->fixed_frames) memcpy(nf, s->frames, s->n * sizeof(*nf));
+    s->fixed_frames = false;
     s->frames = nf;
     s->cap = cap;
   }

@@ -763,6 +763,16 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   }
 }
 
+static int step(ix_strand_t* s) {
+  ix_frame_t* f = ix_top(s);
+  if (f->kind == IX_F_WAIT) return step_wait(s, f);
+  if (f->kind == IX_F_REDUCE) return ix_step_reduce(s, f);
+  if (f->kind == IX_F_SCHED) return ix_step_sched(s, f);
+  if (f->kind == IX_F_BODY && (!f->pc || !f->pc->next))
+    return f->pc ? block_end(s, f) : (ix_pop(s), IX_CONT);
+  return exec(s, f, f->pc);
+}
+
 static void run(ix_strand_t* s) {
   ix_run_t* r = s->run;
   for (;;) {
@@ -770,21 +780,14 @@ static void run(ix_strand_t* s) {
       ix_strand_exit(s);
       return;
     }
-    ix_frame_t* f = ix_top(s);
-    int rc;
-    if (f->kind == IX_F_WAIT)
-      rc = step_wait(s, f);
-    else if (f->kind == IX_F_REDUCE)
-      rc = ix_step_reduce(s, f);
-    else if (f->kind == IX_F_SCHED)
-      rc = ix_step_sched(s, f);
-    else if (f->kind == IX_F_BODY && (!f->pc || !f->pc->next))
-      rc = f->pc ? block_end(s, f) : (ix_pop(s), IX_CONT);
-    else
-      rc = exec(s, f, f->pc);
+    int rc = step(s);
     if (rc == IX_PARKED) return;
     if (rc == IX_ABANDONED) s->abandoned = true;
   }
+}
+
+void ix_strand_run_inline(ix_strand_t* s) {
+  while (s->n && !ix_failing(s->run)) step(s);
 }
 
 void ix_strand_task(air_task_t* t, uint32_t worker) {

@@ -57,6 +57,7 @@ typedef struct ix_binfo_t {
   const air_block_t* block;
   uint32_t n_slots, n_views, depth;
   uint8_t pure;     /* cannot park: scf.parallel may run it inline */
+  uint8_t flat;     /* (func bodies) no regions, calls, linalg or copies */
   uint8_t* kinds;   /* per slot */
 } ix_binfo_t;
 
@@ -161,6 +162,7 @@ struct ix_strand_t {
   uint32_t n_extra;
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
+  bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
   ix_strand_t *wprev, *wnext;
   ix_wlist_t* wlist;
   ix_strand_t *pprev, *pnext;   /* run->parked */
@@ -298,7 +300,37 @@ typedef struct ix_wake_t {
   uint32_t n;
 } ix_wake_t;
 
+/* Program tables a run reads; a run made with a prep borrows the prep's. */
+#define IX_TABLES                                                              \
+  ix_vinfo_t* vinfo;                                                           \
+  uint32_t n_values;                                                           \
+  ix_binfo_t* binfos;                                                          \
+  uint32_t n_binfos;                                                           \
+  ix_map_t blocks;         /* air_block_t* -> ix_binfo_t* */                   \
+  const air_op_t** funcs;  /* module funcs sorted by name */                   \
+  uint32_t n_funcs;                                                            \
+  ix_chan_t* chans;        /* sorted by name */                                \
+  uint32_t n_chans;
+
+struct air_interp_prep_t {
+  _Atomic uint32_t refs;   /* the owner's, plus one per run */
+  air_allocator_t alloc;
+  const air_program_t* p;
+  IX_TABLES
+  /* Finished runs kept for the next ones (their mutexes stay initialised). */
+  pthread_mutex_t free_mu;
+  struct ix_run_t* free_runs;
+  uint32_t n_free;
+};
+
 struct ix_run_t {
+  /* Kept initialised while a run waits in its prep's free list. */
+  pthread_mutex_t lock;
+  pthread_mutex_t mem_lock;
+  pthread_cond_t wd_cond;
+  struct ix_run_t* next_free;
+
+  /* Everything from here is cleared when a run starts. */
   air_allocator_t alloc;
   const air_program_t* p;
   const air_context_t* ctx;
@@ -308,7 +340,7 @@ struct ix_run_t {
   air_interp_done_fn_t done;
   void* user;
 
-  pthread_mutex_t lock;
+  air_interp_prep_t* prep; /* a reference; NULL: the tables below are the run's own */
   uint32_t live, active, abandoned;
   ix_strand_t* parked;
   _Atomic int failing;
@@ -316,24 +348,14 @@ struct ix_run_t {
   bool done_called;
   _Atomic uint32_t refs;   /* 1 for the strands, 1 for the watchdog thread */
 
-  ix_vinfo_t* vinfo;
-  uint32_t n_values;
-  ix_binfo_t* binfos;
-  uint32_t n_binfos;
-  ix_map_t blocks;         /* air_block_t* -> ix_binfo_t* */
-  const air_op_t** funcs;  /* module funcs sorted by name */
-  uint32_t n_funcs;
-  ix_chan_t* chans;        /* sorted by name */
-  uint32_t n_chans;
+  IX_TABLES
   ix_space_t* spaces;      /* every space made (under the lock) */
   ix_space_t* root_space;
 
-  pthread_mutex_t mem_lock;
-  ix_map_t allocs;         /* aligned data -> raw allocation */
+  ix_map_t allocs;         /* under mem_lock */         /* aligned data -> raw allocation */
 
   ix_wslot_t* wslots;
   uint32_t n_wslots;
-  pthread_cond_t wd_cond;
   bool wd_stop, wd_running;
 
   ix_sched_t sched;
@@ -466,6 +488,9 @@ air_status_t ix_get_tok(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t 
 enum { IX_CONT = 0, IX_PARKED, IX_FAILED, IX_ABANDONED };
 
 void ix_strand_task(air_task_t* t, uint32_t worker);
+/* Runs a strand that cannot park to its end on the calling thread (the inline
+ * path); the outcome is the run's status. */
+void ix_strand_run_inline(ix_strand_t* s);
 /* Makes `st` the run's failure (if first) and returns IX_FAILED. */
 int ix_failed(ix_strand_t* s, air_status_t st);
 int ix_oom(ix_strand_t* s);

@@ -1,9 +1,10 @@
 /* dma_copy.c - the dma-copy benchmark (PERFORMANCE.md): the CPU driver's N-d copy
- * path, called as the executor calls it for air.dma_memcpy_nd (both access
- * patterns built from offsets/sizes/strides in elements with ix_pat_make, then
+ * path, called as the executor calls it for air.dma_memcpy_nd (from the values
+ * of offsets/sizes/strides in elements: ix_copy_flat when both sides are one
+ * contiguous run, else both access patterns built with ix_pat_make, then
  * ix_pat_copy), against memcpy of the same bytes, hot in cache except the 64 MiB
  * case. Rows:
- *   airrt   ix_pat_make x 2 + ix_pat_copy, per transfer;
+ *   airrt   ix_copy_flat, or ix_pat_make x 2 + ix_pat_copy, per transfer;
  *   memcpy  one memcpy of the transfer's bytes; for tile64_from_4096 the 64 row
  *           memcpys of the same tile (TOOLS.md);
  *   floor   a hand-written loop producing the same layout (block4d_64: one memcpy
@@ -32,6 +33,7 @@ typedef struct case_t {
   pat_lists_t dst, src;
   float *d, *s;              /* destination / source base (view data) */
   ix_pat_t dp, sp;           /* prebuilt patterns for the copy_only variant */
+  ix_lists_t dl, sl;         /* the lists as ix_dma passes their values */
   void (*baseline)(const struct case_t*, float* out); /* memcpy row */
   void (*floor)(const struct case_t*, float* out);    /* NULL = none */
   double target;             /* least airrt/memcpy ratio accepted, 0 = none */
@@ -52,10 +54,13 @@ static air_memref_t view(void* data, uint32_t rank, const int64_t* sizes) {
   return m;
 }
 
-/* The executor's path: both patterns from the lists, counts checked, copy. */
+/* The executor's path (ix_dma): a transfer that is one contiguous run on both
+ * sides moves straight from the lists (ix_copy_flat); any other builds both
+ * patterns, checks the counts and copies. */
 static void airrt_copy(const case_t* c) {
   ix_pat_t dp, sp;
   const pat_lists_t *d = &c->dst, *s = &c->src;
+  if (ix_copy_flat(&d->view, &c->dl, &s->view, &c->sl, 4)) return;
   const char* why = ix_pat_make(&d->view, 4, d->n_off, d->off, d->n, d->size, d->stride, &dp);
   if (!why) why = ix_pat_make(&s->view, 4, s->n_off, s->off, s->n, s->size, s->stride, &sp);
   if (why || ix_pat_count(&dp) != ix_pat_count(&sp)) {
@@ -177,6 +182,8 @@ static int setup(case_t* c, const char* name, float* big, float* dst, size_t con
   } else {
     return -1;
   }
+  c->dl = (ix_lists_t){c->dst.n_off, c->dst.n, c->dst.off, c->dst.size, c->dst.stride};
+  c->sl = (ix_lists_t){c->src.n_off, c->src.n, c->src.off, c->src.size, c->src.stride};
   return 0;
 }
 

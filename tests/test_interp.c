@@ -490,7 +490,7 @@ static void test_access_patterns(void** state) {
   static float src[M], dst[M], ref[M];
   for (int i = 0; i < M; ++i) src[i] = (float)i;
   uint32_t seed = 42;
-  int copies = 0, rejected = 0;
+  int copies = 0, rejected = 0, flats = 0;
   for (int iter = 0; iter < 4000; ++iter) {
     /* A view over the buffer: 1-d, 2-d 64x64, 3-d 16x16x16, or a strided 2-d view. */
     air_memref_t v;
@@ -522,6 +522,11 @@ static void test_access_patterns(void** state) {
       inside = inside && naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e) >= 0;
     assert_true(inside == (why == NULL));
     if (!inside) {
+      ix_lists_t la = {a.n_off, a.n, a.off, a.size, a.stride}, whole = {0, 0, NULL, NULL, NULL};
+      air_memref_t any = v; /* a destination that is one run of the same count */
+      any.rank = 1, any.offset = 0, any.sizes[0] = count > 0 ? count : 1, any.strides[0] = 1;
+      any.data = dst;
+      assert_false(ix_copy_flat(&any, &whole, &v, &la, 4));
       ++rejected;
       continue;
     }
@@ -543,9 +548,28 @@ static void test_access_patterns(void** state) {
     ix_pat_copy(&pb, &pa);
     assert_memory_equal(dst, ref, sizeof dst);
     ++copies;
+    /* The flat fast path moves exactly the transfers whose sides are both one
+     * run of consecutive elements, and moves them right. */
+    bool runs = count > 0;
+    int64_t a0 = naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, 0);
+    int64_t b0 = naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, 0);
+    for (int64_t e = 1; runs && e < count; ++e)
+      runs = naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e) == a0 + e &&
+             naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e) == b0 + e;
+    for (int i = 0; i < M; ++i) dst[i] = -1;
+    ix_lists_t la = {a.n_off, a.n, a.off, a.size, a.stride};
+    ix_lists_t lb = {b.n_off, b.n, b.off, b.size, b.stride};
+    bool moved = ix_copy_flat(&w, &lb, &v, &la, 4);
+    assert_true(moved == runs);
+    if (moved) {
+      assert_memory_equal(dst, ref, sizeof dst);
+      ++flats;
+    }
   }
-  fprintf(stderr, "  %d copies checked, %d patterns rejected\n", copies, rejected);
+  fprintf(stderr, "  %d copies checked (%d flat), %d patterns rejected\n", copies, flats,
+          rejected);
   assert_true(copies > 500);
+  assert_true(flats > 20);
   assert_true(rejected > 50);
 }
 
@@ -1294,6 +1318,45 @@ static void test_flat_copies(void** state) {
   w.strides[0] = INT64_MAX / 4;
   assert_string_equal(ix_pat_make(&w, 4, 0, NULL, 0, NULL, NULL, &s),
                       "the access pattern overflows");
+  w.strides[0] = 1;
+
+  /* ix_copy_flat: a 1-d range, a dense 2-d box (rows of a 2-d view taken whole)
+   * and a whole dense 2-d view move; a strided box, a range past the end, an
+   * element type mismatch or a count mismatch move nothing. */
+  ix_lists_t whole = {0, 0, NULL, NULL, NULL};
+  int64_t o8 = 8, n16 = 16;
+  ix_lists_t range = {1, 1, &o8, &n16, &one};
+  for (int i = 0; i < 16; ++i) small[i] = 200.0f + (float)i;
+  assert_true(ix_copy_flat(&v, &range, &w, &whole, 4));
+  memcpy(ref + 8, small, sizeof small);
+  assert_memory_equal(buf, ref, sizeof buf);
+  air_memref_t g = v; /* buf as 8 x 8 */
+  g.rank = 2, g.sizes[0] = g.sizes[1] = 8, g.strides[0] = 8, g.strides[1] = 1;
+  int64_t bo[2] = {2, 0}, bs[2] = {2, 8}, bt[2] = {8, 1};
+  ix_lists_t box = {2, 2, bo, bs, bt};
+  assert_true(ix_copy_flat(&w, &whole, &g, &box, 4)); /* small <- rows 2..3 */
+  assert_memory_equal(small, ref + 16, sizeof small);
+  air_memref_t h = g; /* buf as 4 x 16 (dense: the whole view is one run) */
+  h.sizes[0] = 4, h.sizes[1] = 16, h.strides[0] = 16;
+  float big[64];
+  air_memref_t bv = v;
+  bv.data = big;
+  assert_true(ix_copy_flat(&bv, &whole, &h, &whole, 4));
+  assert_memory_equal(big, ref, sizeof big);
+  int64_t ss[2] = {2, 4}, sst[2] = {8, 2}; /* 2 x 4 every other element */
+  ix_lists_t strided = {2, 2, bo, ss, sst};
+  w.sizes[0] = 8;
+  assert_false(ix_copy_flat(&w, &whole, &g, &strided, 4));
+  int64_t o50 = 50;
+  ix_lists_t past = {1, 1, &o50, &n16, &one};
+  w.sizes[0] = 16;
+  assert_false(ix_copy_flat(&v, &past, &w, &whole, 4));
+  air_memref_t wi = w;
+  wi.elem = AIR_ELEM_I32;
+  assert_false(ix_copy_flat(&v, &range, &wi, &whole, 4));
+  w.sizes[0] = 15;
+  assert_false(ix_copy_flat(&v, &range, &w, &whole, 4));
+  assert_memory_equal(buf, ref, sizeof buf); /* none of those wrote */
 }
 
 /* With a trace attached, PEs, channels and DMAs get events. */

@@ -613,6 +613,20 @@ static void hal_close(hal_t* h) {
   air_device_release(h->dev);
 }
 
+/* Ends `cb`, submits it with one signal, waits, releases it. */
+static air_status_t run_cb(fx_t* f, hal_t* h, air_command_buffer_t* cb) {
+  check(air_command_buffer_end(cb));
+  air_semaphore_t* sem = NULL;
+  check(air_semaphore_create(f->ctx, 0, &sem));
+  uint64_t one = 1;
+  air_timepoint_list_t sig = {1, &sem, &one};
+  check(air_device_queue_execute(h->dev, 0, NULL, cb, &sig));
+  air_status_t st = air_semaphore_wait(sem, 1, 10000000000LL);
+  air_semaphore_release(sem);
+  air_command_buffer_release(cb);
+  return st;
+}
+
 /* Dispatches @transients once (with `transient` when not NULL) and checks out =
  * 2 * in + 1. Returns the recording or execution status otherwise. */
 static air_status_t hal_dispatch(fx_t* f, hal_t* h, air_executable_t* e, uint32_t flags,
@@ -630,15 +644,7 @@ static air_status_t hal_dispatch(fx_t* f, hal_t* h, air_executable_t* e, uint32_
     air_command_buffer_release(cb);
     return st;
   }
-  check(air_command_buffer_end(cb));
-  air_semaphore_t* sem = NULL;
-  check(air_semaphore_create(f->ctx, 0, &sem));
-  uint64_t one = 1;
-  air_timepoint_list_t sig = {1, &sem, &one};
-  check(air_device_queue_execute(h->dev, 0, NULL, cb, &sig));
-  st = air_semaphore_wait(sem, 1, 10000000000LL);
-  air_semaphore_release(sem);
-  air_command_buffer_release(cb);
+  st = run_cb(f, h, cb);
   if (st) return st;
   int32_t *in = NULL, *out = NULL;
   check(air_buffer_map(h->in, 0, 1024, AIR_MAP_READ, (void**)&in));
@@ -739,6 +745,67 @@ static void test_hal_schedule(void** state) {
   hal_close(&h);
 }
 
+/* Dispatches that run inline (a straight-line entry): many in one command
+ * buffer, so its argument array moves while recording, each adding its index to
+ * its own element; then one with an index out of range fails the submission
+ * with the same located error the pool path gives. */
+static void test_hal_inline_dispatches(void** state) {
+  fx_t* f = *state;
+  hal_t h;
+  hal_open(f, &h);
+  static const char src[] =
+      "func.func @bump(%a: memref<256xi32>, %i: index, %k: i32) {\n"
+      "  %v = memref.load %a[%i] : memref<256xi32>\n"
+      "  %w = arith.addi %v, %k : i32\n"
+      "  memref.store %w, %a[%i] : memref<256xi32>\n"
+      "  return\n"
+      "}\n";
+  air_parse_options_t po = {.filename = "bump.mlir"};
+  air_program_t* p = NULL;
+  air_executable_t* e = NULL;
+  check(air_program_parse(f->ctx, src, strlen(src), &po, &p));
+  for (int dynamic = 0; dynamic < 2; ++dynamic) {
+    check(air_executable_create(h.dev, p, dynamic ? AIR_EXECUTABLE_NO_SCHEDULE : 0, &e));
+    air_command_buffer_t* cb = NULL;
+    check(air_command_buffer_create(h.dev, 0, &cb));
+    check(air_command_buffer_fill(cb, h.out, 0, 1024, "\0\0\0\0", 4));
+    check(air_command_buffer_barrier(cb));
+    air_dispatch_options_t o = {0};
+    enum { N = 200 };
+    for (int i = 0; i < N; ++i) {
+      air_binding_t b[3] = {{h.out, 0, 0, 0}, {NULL, 0, i, 0}, {NULL, 0, 1000 + i, 0}};
+      check(air_command_buffer_dispatch(cb, e, 0, 3, b, &o));
+      if (i % 50 == 49) check(air_command_buffer_barrier(cb));
+    }
+    check(run_cb(f, &h, cb));
+    int32_t* out = NULL;
+    check(air_buffer_map(h.out, 0, 1024, AIR_MAP_READ, (void**)&out));
+    for (int i = 0; i < 256; ++i) assert_int_equal(out[i], i < N ? 1000 + i : 0);
+    air_buffer_unmap(h.out, out);
+
+    check(air_command_buffer_create(h.dev, 0, &cb));
+    air_binding_t bad[3] = {{h.out, 0, 0, 0}, {NULL, 0, 300, 0}, {NULL, 0, 1, 0}};
+    check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &o));
+    air_status_t st = run_cb(f, &h, cb);
+    assert_non_null(st);
+    expect_in(air_status_message(st), "bump.mlir:2:");
+    expect_in(air_status_message(st), "memref.load");
+    /* A watchdog sends the same dispatch through the pool path. */
+    air_dispatch_options_t wd = {.watchdog_ns = 60000000000LL};
+    check(air_command_buffer_create(h.dev, 0, &cb));
+    check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &wd));
+    air_status_t pool_st = run_cb(f, &h, cb);
+    assert_non_null(pool_st);
+    assert_int_equal(air_status_code(st), air_status_code(pool_st));
+    assert_string_equal(air_status_message(st), air_status_message(pool_st));
+    air_status_free(pool_st);
+    air_status_free(st);
+    air_executable_release(e);
+  }
+  air_program_destroy(p);
+  hal_close(&h);
+}
+
 /* Executables from .airbin images: same results, owned program, clean errors. */
 static void test_hal_artifact(void** state) {
   fx_t* f = *state;
@@ -821,6 +888,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_trace_from_schedule, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hal_schedule, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hal_artifact, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hal_inline_dispatches, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

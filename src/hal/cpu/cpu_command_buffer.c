@@ -47,6 +47,15 @@ static air_status_t push(air_cpu_command_buffer_t* c, const air_cpu_cmd_t* cmd) 
   return NULL;
 }
 
+/* Dispatch descriptions point into `args`; when growing moves it they follow. */
+static void repoint_args(air_cpu_command_buffer_t* c) {
+  for (uint32_t i = 0; i < c->n_cmds; ++i) {
+    air_cpu_cmd_t* cmd = &c->cmds[i];
+    if (cmd->kind == AIR_CPU_CMD_DISPATCH && cmd->u.dispatch.run.desc.n_args)
+      cmd->u.dispatch.run.desc.args = c->args + cmd->u.dispatch.first_arg;
+  }
+}
+
 static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, uint32_t ordinal,
                                 uint32_t n_args, const air_arg_t* args,
                                 const air_dispatch_options_t* options, void* transient,
@@ -54,24 +63,37 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   air_cpu_command_buffer_t* c = cpu_cb(cb);
   if (n_args > UINT32_MAX - c->n_args)
     return AIR_STATUS(&cb->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "too many dispatch arguments");
+  air_arg_t* old_args = c->args;
   AIR_RETURN_IF_ERROR(
       grow(c, (void**)&c->args, &c->cap_args, c->n_args + n_args, sizeof(air_arg_t)));
+  if (c->args != old_args) repoint_args(c);
+  air_cpu_device_t* dev = (air_cpu_device_t*)cb->device;
   air_cpu_cmd_t cmd = {.kind = AIR_CPU_CMD_DISPATCH};
-  cmd.u.dispatch.executable = e;
-  cmd.u.dispatch.entry = e->entries[ordinal].func;
-  cmd.u.dispatch.n_args = n_args;
-  cmd.u.dispatch.first_arg = c->n_args;
-  cmd.u.dispatch.watchdog_ns = options->watchdog_ns;
-  cmd.u.dispatch.trace = options->trace;
+  air_interp_desc_t* d = &cmd.u.dispatch.run.desc;
+  d->program = e->program;
+  d->entry = e->entries[ordinal].func;
+  d->n_args = n_args;
+  d->args = n_args ? c->args + c->n_args : NULL;
+  d->pool = dev->pool;
+  d->context = dev->base.context;
+  d->watchdog_ns = options->watchdog_ns;
+  d->trace = options->trace;
+  d->allocator = dev->base.allocator;
   /* The entry's prepared schedule, unless the dispatch asks for the dynamic path. */
-  if (!(options->flags & AIR_DISPATCH_DYNAMIC)) cmd.u.dispatch.plan = e->entries[ordinal].prepared;
-  cmd.u.dispatch.prep = ((const air_cpu_executable_t*)e)->prep;
-  cmd.u.dispatch.transient = transient;
-  cmd.u.dispatch.transient_size = transient_size;
-  air_interp_desc_t d = {.program = e->program, .entry = cmd.u.dispatch.entry,
-                         .watchdog_ns = cmd.u.dispatch.watchdog_ns, .trace = cmd.u.dispatch.trace,
-                         .plan = cmd.u.dispatch.plan, .prep = cmd.u.dispatch.prep};
-  cmd.u.dispatch.inline_kind = (int)air_interp_inline_kind(&d);
+  if (!(options->flags & AIR_DISPATCH_DYNAMIC)) d->plan = e->entries[ordinal].prepared;
+  d->transient = transient;
+  d->transient_size = transient_size;
+  d->prep = ((const air_cpu_executable_t*)e)->prep;
+  cmd.u.dispatch.first_arg = c->n_args;
+  /* Submissions run on the pool's workers, which the inline path needs. A run
+   * that fails air_interp_start's checks goes that way, to report them. */
+  d->run_inline = true;
+  air_interp_inline_t kind = air_interp_inline_kind(d);
+  if (!kind || !air_interp_inline_prepare(d, &cmd.u.dispatch.run)) {
+    kind = AIR_INTERP_INLINE_NO;
+    d->run_inline = false;
+  }
+  cmd.u.dispatch.inline_kind = (int)kind;
   AIR_RETURN_IF_ERROR(push(c, &cmd));
   if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   c->n_args += n_args;

@@ -8,6 +8,7 @@
 
 #include <pthread.h>
 
+#include "hal/cpu/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/driver.h"
 
@@ -42,17 +43,12 @@ typedef struct air_cpu_cmd_t {
   air_cpu_cmd_kind_t kind;
   union {
     struct {
-      const air_executable_t* executable;
-      const air_op_t* entry;
-      uint32_t n_args;
+      /* The run, described once when recorded (device, program, tables, plan;
+       * `args` kept pointing at the buffer's copy): a submission starts it as is.
+       * For an inline kind it is also checked and its body looked up. */
+      air_interp_inline_run_t run;
       uint32_t first_arg; /* index into the command buffer's args */
-      int64_t watchdog_ns;
-      struct air_trace_t* trace;
-      const struct air_interp_plan_t* plan; /* NULL: the dynamic path */
-      const struct air_interp_prep_t* prep;
       int inline_kind; /* air_interp_inline_t, decided at recording */
-      void* transient;                     /* the caller's arena, or NULL */
-      uint64_t transient_size;
     } dispatch;
     struct {
       const char* source;

@@ -106,14 +106,13 @@ static void advance(submission_t* s);
 
 static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd);
 
-/* A transfer, or a dispatch that runs inline (its completion goes through
- * dispatch_done, which counts it down itself). */
+/* A transfer, or a dispatch that runs inline (done when start_dispatch returns). */
 static void transfer_task(air_task_t* t, uint32_t worker) {
   (void)worker;
   transfer_task_t* x = (transfer_task_t*)t;
   submission_t* s = x->sub;
   if (x->cmd->kind == AIR_CPU_CMD_DISPATCH) {
-    if (!atomic_load(&s->failure) && !start_dispatch(s, x->cmd)) return;
+    if (!atomic_load(&s->failure)) start_dispatch(s, x->cmd); /* inline: finishes here */
   } else if (!atomic_load(&s->failure)) {
     run_transfer(x->cmd);
   }
@@ -141,29 +140,18 @@ static void dispatch_done(void* user, air_status_t status) {
   if (atomic_fetch_sub(&s->pending, 1) == 1) hop(s);
 }
 
-/* Returns true when the command finished without calling dispatch_done (failed
- * to start). A dispatch that runs inline calls it before returning. */
+/* Returns true when the command finished without calling dispatch_done: it
+ * failed to start, or ran inline (its outcome recorded here). */
 static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
-  const air_executable_t* e = cmd->u.dispatch.executable;
-  air_interp_desc_t desc = {
-      .program = e->program,
-      .entry = cmd->u.dispatch.entry,
-      .n_args = cmd->u.dispatch.n_args,
-      .args = cmd->u.dispatch.n_args ? s->cb->args + cmd->u.dispatch.first_arg : NULL,
-      .pool = s->device->pool,
-      .context = s->device->base.context,
-      .watchdog_ns = cmd->u.dispatch.watchdog_ns,
-      .trace = cmd->u.dispatch.trace,
-      .allocator = s->device->base.allocator,
-      .plan = cmd->u.dispatch.plan,
-      .transient = cmd->u.dispatch.transient,
-      .transient_size = cmd->u.dispatch.transient_size,
-      .prep = cmd->u.dispatch.prep,
-      .run_inline = cmd->u.dispatch.inline_kind != AIR_INTERP_INLINE_NO, /* on a worker */
-  };
-  air_status_t st = air_interp_start(&desc, dispatch_done, s);
-  if (!st) return false;
-  set_failure(s, st);
+  air_status_t st, outcome = NULL;
+  if (cmd->u.dispatch.inline_kind != AIR_INTERP_INLINE_NO) {
+    st = air_interp_inline_exec(&cmd->u.dispatch.run, &outcome);
+    if (outcome) set_failure(s, outcome);
+  } else {
+    st = air_interp_start(&cmd->u.dispatch.run.desc, dispatch_done, s);
+    if (!st) return false;
+  }
+  if (st) set_failure(s, st);
   return true;
 }
 

@@ -91,6 +91,35 @@ const char* ix_pat_make(const air_memref_t* v, uint32_t esize, uint32_t n_off,
   return NULL;
 }
 
+/* Each size-1 dimension is skipped; the others, innermost first, must have
+ * stride 1, then the product of the sizes inside them, so the run is [start,
+ * start + count). */
+ix_flat_t ix_flat_side(const air_memref_t* v, const ix_lists_t* l) {
+  ix_flat_t no = {0, 0, IX_FLAT_NO};
+  uint32_t rank = v->rank, n = l->n;
+  if (rank > AIR_MAX_RANK || !v->data || n > IX_MAX_PAT || l->n_off > n) return no;
+  const int64_t *size = n ? l->size : v->sizes, *stride = n ? l->stride : v->strides;
+  uint32_t m = n ? n : rank;
+  int64_t c = 1, s = v->offset;
+  for (uint32_t k = m; k-- > 0;) {
+    if (size[k] <= 0) return no; /* empty or negative: the general path decides */
+    if (size[k] != 1 && (stride[k] != c || __builtin_mul_overflow(c, size[k], &c))) return no;
+  }
+  for (uint32_t i = 0; i < l->n_off; ++i) { /* offsets line up with the last entries */
+    uint32_t k = n - l->n_off + i;
+    int64_t mdim = (int64_t)k - ((int64_t)n - (int64_t)rank);
+    int64_t w = mdim >= 0 ? v->strides[mdim] : l->stride[k], d;
+    if (__builtin_mul_overflow(l->off[i], w, &d) || __builtin_add_overflow(s, d, &s)) return no;
+  }
+  int64_t lo, hi, last;
+  for (uint32_t k = 0; k < rank; ++k)
+    if (v->sizes[k] <= 0) return no;
+  if (!span(rank, v->sizes, v->strides, v->offset, &lo, &hi) ||
+      __builtin_add_overflow(s, c - 1, &last) || s < lo || last > hi)
+    return no;
+  return (ix_flat_t){s, c, IX_FLAT_YES};
+}
+
 int64_t ix_pat_count(const ix_pat_t* p) {
   int64_t c = 1;
   for (uint32_t k = 0; k < p->n; ++k)
@@ -376,9 +405,11 @@ void ix_pat_scatter(const ix_pat_t* dst, const void* buf) {
   ix_pat_copy(dst, &s);
 }
 
-air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_memref_t* v,
-                       const air_ixlist_t* lists, ix_pat_t* out) {
-  int64_t vals[3][IX_MAX_PAT];
+/* The values of one side's three lists, checked as ix_pat_of does before
+ * building a pattern. */
+static air_status_t lists_eval(ix_run_t* r, ix_env_t* e, const air_op_t* op,
+                               const air_ixlist_t* lists, int64_t vals[3][IX_MAX_PAT],
+                               ix_lists_t* out) {
   for (int l = 0; l < 3; ++l) {
     if (lists[l].n > IX_MAX_PAT)
       return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
@@ -392,13 +423,30 @@ air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_m
   if (lists[1].n != lists[2].n)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
                   "%s: %u sizes but %u strides", ix_opname(op), lists[1].n, lists[2].n);
+  *out = (ix_lists_t){lists[0].n, lists[1].n, vals[0], vals[1], vals[2]};
+  return NULL;
+}
+
+static air_status_t pat_from(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
+                             const ix_lists_t* l, ix_pat_t* out) {
   uint32_t es = air_elem_size((air_elem_kind_t)v->elem);
-  const char* why =
-      ix_pat_make(v, es, lists[0].n, vals[0], lists[1].n, vals[1], vals[2], out);
+  const char* why = ix_pat_make(v, es, l->n_off, l->off, l->n, l->size, l->stride, out);
   if (why) return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: %s", ix_opname(op), why);
   return NULL;
 }
 
+air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_memref_t* v,
+                       const air_ixlist_t* lists, ix_pat_t* out) {
+  int64_t vals[3][IX_MAX_PAT];
+  ix_lists_t l;
+  air_status_t st = lists_eval(r, e, op, lists, vals, &l);
+  return st ? st : pat_from(r, op, v, &l, out);
+}
+
+/* The lists are evaluated first and a transfer that is one contiguous run on
+ * both sides moves with no pattern built (ix_copy_flat); anything else, errors
+ * included, builds both patterns as before, so the errors and their order (the
+ * destination's first) are the same either way. */
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   if (op->n_operands != 2 || op->n_lists < 6)
@@ -409,24 +457,41 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                                "%s: src_rank/dst_rank (air.rank) are not supported",
                                ix_opname(op)));
   air_memref_t *dv, *sv;
-  ix_pat_t dp, sp;
+  int64_t dvals[3][IX_MAX_PAT], svals[3][IX_MAX_PAT];
+  ix_lists_t dl, sl;
   air_status_t st = ix_get_view(r, f->env, op, op->operands[0], &dv);
   if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
-  if (!st) st = ix_pat_of(r, f->env, op, dv, op->lists, &dp);
-  if (!st) st = ix_pat_of(r, f->env, op, sv, op->lists + 3, &sp);
-  if (!st && dv->elem != sv->elem)
-    st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                "%s copies %s elements into %s elements; the types must match", ix_opname(op),
-                air_elem_name((air_elem_kind_t)sv->elem), air_elem_name((air_elem_kind_t)dv->elem));
-  if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
-    st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                "%s moves %lld elements out of the source but %lld into the destination",
-                ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
+  if (!st) st = lists_eval(r, f->env, op, op->lists, dvals, &dl);
   if (st) return ix_failed(s, st);
+  ix_pat_t dp, sp;
+  air_status_t src_st = lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
+  if (src_st) { /* the destination's pattern error, when it has one, comes first */
+    st = pat_from(r, op, dv, &dl, &dp);
+    if (st) air_status_free(src_st);
+    return ix_failed(s, st ? st : src_st);
+  }
   int64_t t0 = air_time_now_ns();
   ix_watch_enter(s, op, false);
-  ix_pat_copy(&dp, &sp);
+  bool moved = ix_copy_flat(dv, &dl, sv, &sl, air_elem_size((air_elem_kind_t)dv->elem));
   ix_watch_exit(s);
+  if (!moved) {
+    st = pat_from(r, op, dv, &dl, &dp);
+    if (!st) st = pat_from(r, op, sv, &sl, &sp);
+    if (!st && dv->elem != sv->elem)
+      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "%s copies %s elements into %s elements; the types must match", ix_opname(op),
+                  air_elem_name((air_elem_kind_t)sv->elem),
+                  air_elem_name((air_elem_kind_t)dv->elem));
+    if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
+      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "%s moves %lld elements out of the source but %lld into the destination",
+                  ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
+    if (st) return ix_failed(s, st);
+    t0 = air_time_now_ns();
+    ix_watch_enter(s, op, false);
+    ix_pat_copy(&dp, &sp);
+    ix_watch_exit(s);
+  }
   if (r->trace) {
     char track[128];
     snprintf(track, sizeof track, "dma %s", s->pe ? s->pe->track : "host");

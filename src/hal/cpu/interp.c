@@ -701,66 +701,30 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
  * on the caller's worker by one strand on the stack, with no root token, channel
  * space, watchdog or trace (those cases take the pool path). A schedule changes
  * nothing for such a body unless it places transients. */
-air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* d) {
+static const ix_binfo_t* inline_body(const air_interp_desc_t* d) {
   const air_interp_plan_t* pl = d->plan;
   const air_op_t* e = d->entry;
   if (!d->prep || d->prep->p != d->program || d->watchdog_ns > 0 || d->trace || d->schedule ||
       !e || e->kind != AIR_OP_FUNC || e->n_regions < 1 || !e->regions[0])
-    return AIR_INTERP_INLINE_NO;
-  if (pl && (pl->entry != e || pl->program != d->program || pl->n_l3)) return AIR_INTERP_INLINE_NO;
+    return NULL;
+  if (pl && (pl->entry != e || pl->program != d->program || pl->n_l3)) return NULL;
   const ix_binfo_t* bi = ix_map_get(&d->prep->blocks, e->regions[0]);
-  if (!bi || !bi->pure) return AIR_INTERP_INLINE_NO;
+  return bi && bi->pure ? bi : NULL;
+}
+
+air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* d) {
+  const ix_binfo_t* bi = inline_body(d);
+  if (!bi) return AIR_INTERP_INLINE_NO;
   return bi->flat ? AIR_INTERP_INLINE_SHORT : AIR_INTERP_INLINE_YES;
 }
 
-static air_status_t run_inline(const air_interp_desc_t* d, air_interp_done_fn_t done,
-                               void* user) {
-  ix_run_t r;
-  zero(&r, sizeof r);
-  r.alloc = d->allocator;
-  r.p = d->program;
-  r.ctx = d->context;
-  r.pool = d->pool;
-  r.prep = (air_interp_prep_t*)d->prep; /* borrowed: this call outlives the run */
-  compile(&r);
-  pthread_mutex_init(&r.lock, NULL);
-  pthread_mutex_init(&r.mem_lock, NULL);
-  const air_block_t* body = d->entry->regions[0];
-  ix_strand_t s;
-  zero(&s, sizeof s);
-  ix_frame_t frames[8]; /* enough for most pure bodies; ix_push moves them to the heap */
-  s.frames = frames;
-  s.cap = 8;
-  s.fixed_frames = true;
-  s.run = &r;
-  s.worker = UINT32_MAX;
-  ix_env_t* env = ix_env_new(&r, body, NULL, false);
-  ix_frame_t f = {.kind = IX_F_BODY, .owner = d->entry, .pc = body->first, .env = env};
-  air_status_t st = NULL;
-  if (!env || !ix_push(&s, &f)) {
-    ix_env_unref(&r, env);
-    st = AIR_STATUS(&r.alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  } else if (!(st = bind_args(&r, d, env))) {
-    ix_strand_run_inline(&s);
-  }
-  while (s.n) ix_pop(&s);
-  if (!s.fixed_frames) ix_free(&r, s.frames);
-  ix_allocs_free(&r);
-  map_free(&r, &r.allocs);
-  pthread_mutex_destroy(&r.lock);
-  pthread_mutex_destroy(&r.mem_lock);
-  if (st) return st; /* as on the pool path: nothing started, no `done` */
-  done(user, r.status);
-  return NULL;
-}
-
-air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_t done,
-                              void* user) {
+/* The checks air_interp_start makes before anything runs. */
+static air_status_t check_desc(const air_interp_desc_t* desc, bool have_done) {
   if (!desc || !desc->allocator.alloc || !desc->allocator.free || !desc->allocator.realloc)
     return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT, "air_interp_start: no allocator");
   const air_allocator_t* a = &desc->allocator;
   const air_op_t* e = desc->entry;
-  if (!desc->program || !desc->pool || !done || !e || e->kind != AIR_OP_FUNC ||
+  if (!desc->program || !desc->pool || !have_done || !e || e->kind != AIR_OP_FUNC ||
       e->n_regions < 1 || !e->regions[0] || !e->regions[0]->first)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_interp_start: needs a program, a pool, a done callback and an entry "
@@ -772,7 +736,130 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   if (desc->prep && desc->prep->p != desc->program)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_interp_start: the prepared tables are for another program");
-  if (desc->run_inline && air_interp_inline_kind(desc)) return run_inline(desc, done, user);
+  return NULL;
+}
+
+enum { INLINE_ENV_BYTES = 1024, INLINE_FRAMES = 8 };
+
+/* Only the run and strand fields the ops of a body that cannot park reach are
+ * set, one by one: the schedule state, watchdog slots, park lists and park
+ * record are never read on this path, and clearing the ~850 bytes of both whole
+ * costs about what a dispatch may (bench: submit-sweep). A field such ops come
+ * to read must be set here too. The mutexes are statically initialised (no
+ * init/destroy calls); nothing outside this call ever sees them. The body's env
+ * lives on the stack when it is small. */
+static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
+                               air_status_t* run_status) {
+  ix_run_t r;
+  r.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+  r.mem_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
+  r.next_free = NULL;
+  r.alloc = d->allocator;
+  r.p = d->program;
+  r.ctx = d->context;
+  r.pool = d->pool;
+  r.trace = NULL;
+  r.watchdog_ns = 0;
+  r.done = NULL;
+  r.user = NULL;
+  r.prep = (air_interp_prep_t*)d->prep; /* borrowed: this call outlives the run */
+  r.live = r.active = r.abandoned = 0;
+  r.parked = NULL;
+  atomic_init(&r.failing, 0);
+  r.status = NULL;
+  r.done_called = false;
+  atomic_init(&r.refs, 0);
+  r.spaces = r.root_space = NULL;
+  r.allocs = (ix_map_t){0};
+  r.wslots = NULL;
+  r.n_wslots = 0;
+  r.wd_stop = r.wd_running = false;
+  compile(&r);
+  const air_block_t* body = d->entry->regions[0];
+  ix_frame_t frames[INLINE_FRAMES]; /* enough for most pure bodies; ix_push moves them */
+  ix_strand_t s;
+  s.task.next = NULL;
+  s.task.fn = NULL;
+  s.run = &r;
+  s.frames = frames;
+  s.n = 0;
+  s.cap = INLINE_FRAMES;
+  s.join = s.scope = NULL;
+  s.pe = NULL;
+  s.space = NULL;
+  s.extra = NULL;
+  s.n_extra = 0;
+  s.worker = UINT32_MAX;
+  s.abandoned = false;
+  s.fixed_frames = true;
+  s.wprev = s.wnext = s.pprev = s.pnext = NULL;
+  s.wlist = NULL;
+  s.park.why = 0;
+  _Alignas(16) char env_mem[INLINE_ENV_BYTES];
+  bool on_stack = ix_env_size(bi, false) <= sizeof env_mem;
+  ix_env_t* env = on_stack ? ix_env_at(env_mem, bi) : ix_env_new(&r, body, NULL, false);
+  air_status_t st = NULL;
+  if (!env) {
+    st = AIR_STATUS(&r.alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  } else {
+    ix_frame_t* f = &frames[0]; /* field by field: an initialiser clears it with `rep stos` */
+    f->kind = IX_F_BODY;
+    f->flags = f->after = 0;
+    f->owner = d->entry;
+    f->pc = body->first;
+    f->env = env;
+    f->iv = f->ub = f->step = 0;
+    f->inst = f->k = 0;
+    f->tk_op = NULL;
+    f->ticket = 0;
+    f->state = NULL;
+    f->n_wait = 0;
+    s.n = 1;
+    if (!d->n_args || !(st = bind_args(&r, d, env))) ix_strand_run_inline(&s);
+  }
+  while (s.n) ix_pop(&s);
+  if (!s.fixed_frames) ix_free(&r, s.frames);
+  if (env && on_stack && !ix_env_release_at(&r, env) && !st && !r.status)
+    r.status = AIR_STATUS(&r.alloc, AIR_STATUS_INTERNAL,
+                          "@%s: an inline run left its environment referenced",
+                          d->entry->sym ? d->entry->sym : "?");
+  if (r.allocs.cap) {
+    ix_allocs_free(&r);
+    map_free(&r, &r.allocs);
+  }
+  if (st) return st; /* as on the pool path: nothing started, no outcome */
+  *run_status = r.status;
+  return NULL;
+}
+
+bool air_interp_inline_prepare(const air_interp_desc_t* desc, air_interp_inline_run_t* out) {
+  air_status_t st = check_desc(desc, true);
+  if (st) {
+    air_status_free(st);
+    return false;
+  }
+  const ix_binfo_t* bi = desc->run_inline ? inline_body(desc) : NULL;
+  if (!bi) return false;
+  out->desc = *desc;
+  out->body = bi;
+  return true;
+}
+
+air_status_t air_interp_inline_exec(const air_interp_inline_run_t* run, air_status_t* run_status) {
+  return run_inline(&run->desc, run->body, run_status);
+}
+
+air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_t done,
+                              void* user) {
+  AIR_RETURN_IF_ERROR(check_desc(desc, done != NULL));
+  const air_allocator_t* a = &desc->allocator;
+  const ix_binfo_t* bi = desc->run_inline ? inline_body(desc) : NULL;
+  if (bi) {
+    air_status_t outcome;
+    AIR_RETURN_IF_ERROR(run_inline(desc, bi, &outcome));
+    done(user, outcome);
+    return NULL;
+  }
   ix_run_t* r = run_get(desc);
   if (!r) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
   r->alloc = *a;

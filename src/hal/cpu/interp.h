@@ -121,6 +121,25 @@ typedef enum air_interp_inline_e {
 } air_interp_inline_t;
 air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* desc);
 
+/* A run that executes inline, checked once (when a dispatch is recorded): the
+ * description, and the entry body's tables looked up, so running it does
+ * nothing else. The description's `args` may be repointed (same values). */
+typedef struct air_interp_inline_run_t {
+  air_interp_desc_t desc;
+  const void* body; /* private: the entry body's block info */
+} air_interp_inline_run_t;
+
+/* True, with *out filled, when a run of `desc` may execute inline (run_inline
+ * set, air_interp_start's checks pass, air_interp_inline_kind not NO); else
+ * false: such a run goes through air_interp_start, which reports any error. */
+bool air_interp_inline_prepare(const air_interp_desc_t* desc, air_interp_inline_run_t* out);
+
+/* Runs it to its end on the calling worker (a worker of desc.pool), as
+ * air_interp_start would, with the outcome stored in *run_status (owned by the
+ * caller) instead of passed to a `done`. An error returned here (out of memory)
+ * means nothing ran, as for air_interp_start. */
+air_status_t air_interp_inline_exec(const air_interp_inline_run_t* run, air_status_t* run_status);
+
 /* Receives the outcome; owns `status`. */
 typedef void (*air_interp_done_fn_t)(void* user, air_status_t status);
 

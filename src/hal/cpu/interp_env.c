@@ -4,22 +4,31 @@
 
 #include "hal/cpu/interp_internal.h"
 
-ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
-  const ix_binfo_t* bi = ix_map_get(&r->blocks, b);
-  if (!bi) return NULL;
-  size_t slots = bi->n_slots * sizeof(ix_val_t);
-  size_t views = bi->n_views * sizeof(air_memref_t);
-  size_t size = sizeof(ix_env_t) + slots + views + (pe ? sizeof(ix_pe_t) : 0);
-  ix_env_t* e = ix_alloc(r, size);
-  if (!e) return NULL;
-  memset(e, 0, size);
-  atomic_init(&e->refs, 1);
+/* The header is written field by field; the slots, views and PE state after it
+ * are cleared (token slots are dropped by value). */
+static ix_env_t* env_init(void* mem, size_t size, const ix_binfo_t* bi, ix_env_t* up, bool pe,
+                          uint32_t refs) {
+  ix_env_t* e = mem;
+  if (size > sizeof *e) memset(e->slots, 0, size - sizeof *e);
+  atomic_init(&e->refs, refs);
   e->bi = bi;
-  e->views = (air_memref_t*)((char*)e->slots + slots);
-  e->pe = pe ? (ix_pe_t*)((char*)e->views + views) : NULL;
+  e->views = (air_memref_t*)((char*)e->slots + bi->n_slots * sizeof(ix_val_t));
+  e->pe = pe ? (ix_pe_t*)((char*)e->views + bi->n_views * sizeof(air_memref_t)) : NULL;
   e->up = up;
   if (up) ix_env_ref(up);
   return e;
+}
+
+ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
+  const ix_binfo_t* bi = ix_map_get(&r->blocks, b);
+  if (!bi) return NULL;
+  size_t size = ix_env_size(bi, pe);
+  void* mem = ix_alloc(r, size);
+  return mem ? env_init(mem, size, bi, up, pe, 1) : NULL;
+}
+
+ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi) {
+  return env_init(mem, ix_env_size(bi, false), bi, NULL, false, 2);
 }
 
 void ix_env_ref(ix_env_t* e) { atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed); }
@@ -40,6 +49,12 @@ void ix_env_unref(ix_run_t* r, ix_env_t* e) {
     ix_free(r, e);
     e = up;
   }
+}
+
+bool ix_env_release_at(ix_run_t* r, ix_env_t* e) {
+  if (atomic_load_explicit(&e->refs, memory_order_acquire) != 1) return false;
+  drop_tokens(r, e);
+  return true;
 }
 
 void ix_env_reset(ix_run_t* r, ix_env_t* e) {

@@ -440,6 +440,17 @@ const char* ix_vname(const ix_run_t* r, air_vid_t v, char* buf, size_t n);
 /*---------------------------------------------------------------------------*/
 
 ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe);
+/* Bytes of an env of block info `bi`. */
+static inline size_t ix_env_size(const ix_binfo_t* bi, bool pe) {
+  return sizeof(ix_env_t) + bi->n_slots * sizeof(ix_val_t) + bi->n_views * sizeof(air_memref_t) +
+         (pe ? sizeof(ix_pe_t) : 0);
+}
+/* A top-level env in caller memory (ix_env_size bytes, aligned for ix_val_t),
+ * for a body that cannot park: it holds one reference more than a new env, so
+ * the frame's unref never frees it; the caller ends it with ix_env_release_at,
+ * which returns false if something still holds it (never, for such a body). */
+ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi);
+bool ix_env_release_at(ix_run_t* r, ix_env_t* e);
 void ix_env_ref(ix_env_t* e);
 void ix_env_unref(ix_run_t* r, ix_env_t* e);
 /* Clears an env only this strand holds, for the next loop iteration. */

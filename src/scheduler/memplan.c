@@ -241,8 +241,21 @@ static uint32_t freed_by(const mp_t* m, const mbuf_t* b) {
   return d;
 }
 
-static uint64_t capacity_of(const mp_t* m, uint32_t space) {
-  return space == AIR_MEMPLAN_L1 ? m->t->l1_bytes : space == AIR_MEMPLAN_L2 ? m->t->l2_bytes : 0;
+/* L1: one tile's. L2 on an NPU: the mem tiles of the columns the segment spans
+ * (its x_size; without one it may span the device, which the resource check
+ * already bounds for co-resident segments). Elsewhere one L2 unit. */
+static uint64_t capacity_of(const mp_t* m, const scope_t* s) {
+  const air_target_t* t = m->t;
+  if (s->space == AIR_MEMPLAN_L1) return t->l1_bytes;
+  if (s->space != AIR_MEMPLAN_L2) return 0;
+  uint64_t units = 1;
+  if (t->kind == AIR_TARGET_NPU && s->owner) {
+    int64_t xs = air_res_attr_int(s->owner, "x_size");
+    units = xs > 0 ? (uint64_t)xs : t->l2_units;
+    if (units > t->l2_units) units = t->l2_units;
+    if (units == 0) units = 1;
+  }
+  return t->l2_bytes * units;
 }
 
 /* Packs one scope's buffers (lifetimes already in lower/upper) into a new arena. */
@@ -260,7 +273,7 @@ static air_status_t pack_scope(mp_t* m, const scope_t* s, air_pack_buffer_t* pb)
     *ar = (air_memplan_arena_t){.space = s->space,
                                 .owner = s->owner ? s->owner_index : UINT32_MAX,
                                 .size = res.arena_size, .lower_bound = res.lower_bound,
-                                .capacity = capacity_of(m, s->space),
+                                .capacity = capacity_of(m, s),
                                 .buffer_begin = (uint32_t)m->buffers.n};
     for (uint32_t i = 0; i < s->n_bufs && !st; ++i) {
       air_memplan_buffer_t* b = vec_push(m->a, &m->buffers);

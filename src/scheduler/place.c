@@ -24,10 +24,6 @@ typedef struct pl_t {
   uint32_t next_partition;
 } pl_t;
 
-static int64_t attr_int(const air_op_t* op, const char* name) {
-  const air_attr_t* a = air_ir_attr_get(op, name);
-  return a && a->kind == AIR_ATTR_INT ? a->i : -1;
-}
 
 static air_status_t push(pl_t* pl, const air_place_t* item) {
   air_placement_t* o = pl->out;
@@ -55,7 +51,7 @@ static void occupy(pl_t* pl, uint32_t x, uint32_t y, uint32_t w, uint32_t h, int
 /* One instance's block: explicit sizes, else the widest/tallest herd when that
  * covers the instance's tiles, else whole rows of columns. */
 static void block_size(const pl_t* pl, const air_segment_res_t* s, uint32_t* w, uint32_t* h) {
-  int64_t xs = attr_int(s->op, "x_size"), ys = attr_int(s->op, "y_size");
+  int64_t xs = air_res_attr_int(s->op, "x_size"), ys = air_res_attr_int(s->op, "y_size");
   if (pl->t->kind == AIR_TARGET_NPU && xs > 0 && ys > 0) {
     *w = (uint32_t)xs;
     *h = (uint32_t)ys;
@@ -112,7 +108,7 @@ static air_status_t place_instance(pl_t* pl, const air_segment_res_t* s, uint64_
     return push(pl, &it);
   }
   block_size(pl, s, &it.w, &it.h);
-  int64_t xl = attr_int(s->op, "x_loc"), yl = attr_int(s->op, "y_loc");
+  int64_t xl = air_res_attr_int(s->op, "x_loc"), yl = air_res_attr_int(s->op, "y_loc");
   if (inst == 0 && xl >= 0 && yl >= 0 && t->kind == AIR_TARGET_NPU) {
     /* x_loc/y_loc fix instance 0's origin; other instances are placed freely
      * (the spec gives each iteration point its own origin). */
@@ -197,8 +193,8 @@ static air_status_t place_herds(pl_t* pl, uint32_t seg_item) {
     bool one = pl->t->herd_is_one_tile;
     it.w = one ? 1 : (uint32_t)h->nx;
     it.h = one ? 1 : (uint32_t)h->ny;
-    int64_t hx = attr_int(h->op, "x_loc"), hy = attr_int(h->op, "y_loc");
-    int64_t sx = attr_int(seg.op, "x_loc"), sy = attr_int(seg.op, "y_loc");
+    int64_t hx = air_res_attr_int(h->op, "x_loc"), hy = air_res_attr_int(h->op, "y_loc");
+    int64_t sx = air_res_attr_int(seg.op, "x_loc"), sy = air_res_attr_int(seg.op, "y_loc");
     const air_place_t* partner = NULL; /* affinity: same tiles, in turn */
     for (uint32_t k = first; k < pl->out->n_items && !partner; ++k)
       if (linked(h->op, pl->out->items[k].op, AIR_TOK_AFF)) partner = &pl->out->items[k];
@@ -265,7 +261,7 @@ static air_status_t place_launch(pl_t* pl, const air_op_t* launch) {
       const air_segment_res_t* s = &r->segments[i];
       if (s->launch != launch || s->parent) continue;
       const air_op_t* partner = affinity_partner(pl, i);
-      bool expl = attr_int(s->op, "x_loc") >= 0 && attr_int(s->op, "y_loc") >= 0;
+      bool expl = air_res_attr_int(s->op, "x_loc") >= 0 && air_res_attr_int(s->op, "y_loc") >= 0;
       if (pass == 2 && partner) {
         AIR_RETURN_IF_ERROR(place_affine(pl, s, partner));
       } else if (!partner && pass < 2) {

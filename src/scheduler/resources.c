@@ -268,7 +268,7 @@ static air_status_t walk_herd(an_t* an, const air_op_t* op, fp_t* out) {
   return AIR_STATUS_OK_VALUE;
 }
 
-static int64_t attr_int(const air_op_t* op, const char* name) {
+int64_t air_res_attr_int(const air_op_t* op, const char* name) {
   const air_attr_t* a = air_ir_attr_get(op, name);
   return a && a->kind == AIR_ATTR_INT ? a->i : -1;
 }
@@ -290,7 +290,7 @@ static air_status_t walk_segment(an_t* an, const air_op_t* op, fp_t* out) {
                            .herd_h = inner.herd_h};
   rec.per_instance.tiles = rec.body_tiles = body.tiles;
   /* x_size/y_size are authoritative for one instance's block on a tile array. */
-  int64_t xs = attr_int(op, "x_size"), ys = attr_int(op, "y_size");
+  int64_t xs = air_res_attr_int(op, "x_size"), ys = air_res_attr_int(op, "y_size");
   if (an->t->kind == AIR_TARGET_NPU && xs > 0 && ys > 0)
     rec.per_instance.tiles = (uint64_t)xs * (uint64_t)ys;
   rec.per_instance.l2_bytes = body.l2;

@@ -69,5 +69,7 @@ air_status_t air_resources_check(const air_program_t* p, const air_resources_t* 
 
 /* "segment @name", "herd @name", "launch (unnamed)"... into buf, for messages. */
 const char* air_res_label(const air_op_t* op, char* buf, size_t size);
+/* An integer attribute of `op` (x_size, x_loc, ...), or -1 when absent. */
+int64_t air_res_attr_int(const air_op_t* op, const char* name);
 
 #endif /* AIR_SCHEDULER_RESOURCES_H_ */

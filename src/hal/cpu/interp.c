@@ -681,17 +681,12 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   }
   atomic_init(&r->refs, 1);
   if (r->wslots) {
-    pthread_attr_t attr;
-    pthread_t th;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
     atomic_store(&r->refs, 2);
-    if (pthread_create(&th, &attr, watchdog_main, r)) {
-      pthread_attr_destroy(&attr);
+    if (pthread_create(&r->wd_thread, NULL, watchdog_main, r)) {
       ix_strand_free(s);
       return AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "cannot start the watchdog");
     }
-    pthread_attr_destroy(&attr);
+    r->wd_running = true;
   }
   ix_spawn(r, s);
   return NULL;

@@ -356,7 +356,12 @@ struct ix_run_t {
 
   ix_wslot_t* wslots;
   uint32_t n_wslots;
-  bool wd_stop, wd_running;
+  bool wd_stop;
+  /* The watchdog thread, joined by the strand that ends the run: its last touch
+   * of the run (and of the allocator) then happens before that strand's worker
+   * finishes, so draining the pool orders every free of an abandoned run. */
+  bool wd_running;
+  pthread_t wd_thread;
 
   ix_sched_t sched;
 };

@@ -409,5 +409,10 @@ void ix_strand_exit(ix_strand_t* s) {
   }
   ix_unlock(r);
   if (call_done) done(user, early);
-  if (last) ix_run_unref(r);
+  if (!last) return;
+  if (r->wd_running) {
+    r->wd_running = false;
+    pthread_join(r->wd_thread, NULL);
+  }
+  ix_run_unref(r);
 }

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "scheduler/partition.h"
 
 typedef struct graph_t {
@@ -269,20 +271,6 @@ static void test_bad_graphs(void** state) {
   air_partition_free(P);
 }
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
 /* A million nodes over three queues with cross-queue edges build in linear time. */
 static void test_million(void** state) {
   (void)state;
@@ -302,16 +290,16 @@ static void test_million(void** state) {
   g.off[N] = m;
   air_partition_graph_t v = view(&g);
   air_partition_t* P = NULL;
-  double t0 = cpu_s();
+  double t0 = test_cpu_seconds();
   assert_null(air_partition_build(&a, &v, &P));
-  double dt = cpu_s() - t0;
+  double dt = test_cpu_seconds() - t0;
   print_message("partitioned %d nodes, %u edges: %u waves, %llu waits kept of %llu in %.3f s\n",
                 N, m, P->n_waves, (unsigned long long)P->stats.waits_kept,
                 (unsigned long long)P->stats.waits_raw, dt);
   for (uint32_t i = 1; i < N; i += 9973) assert_true(air_partition_orders(P, i - 1, i));
   air_partition_free(P);
   graph_free(&g);
-#ifndef SANITIZED
+#ifndef TEST_SANITIZED
   assert_true(dt < 1.0);
 #endif
 }

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "hal/semaphore.h"
@@ -94,12 +96,6 @@ static void test_tasks_submit_tasks(void** state) {
   air_pool_destroy(pool);
 }
 
-static double cpu_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* An idle pool must sleep: over 200 ms of idleness the process may use only a
  * sliver of CPU (a spinning worker would use ~200 ms per thread). */
 static void test_idle_workers_sleep(void** state) {
@@ -126,10 +122,10 @@ static void test_idle_workers_sleep(void** state) {
     if (st.sleeps >= 2 && st.sleeps == before.sleeps) break;
     before = st;
   }
-  double c0 = cpu_seconds();
+  double c0 = test_cpu_seconds();
   struct timespec idle = {0, 200 * 1000 * 1000};
   nanosleep(&idle, NULL);
-  double used = cpu_seconds() - c0;
+  double used = test_cpu_seconds() - c0;
   air_pool_stats(pool, &st);
   air_pool_destroy(pool);
   assert_true(st.sleeps >= 2);
@@ -161,10 +157,10 @@ static void test_idle_waiter_sleeps(void** state) {
   assert_int_equal(pthread_create(&th, NULL, wait_main, &w), 0);
   struct timespec settle = {0, 20 * 1000 * 1000};
   nanosleep(&settle, NULL);
-  double c0 = cpu_seconds();
+  double c0 = test_cpu_seconds();
   struct timespec idle = {0, 200 * 1000 * 1000};
   nanosleep(&idle, NULL);
-  double used = cpu_seconds() - c0;
+  double used = test_cpu_seconds() - c0;
   air_semaphore_stats_t ss;
   air_semaphore_stats(w.sem, &ss);
   assert_true(ss.futex_waits >= 1);

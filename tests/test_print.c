@@ -12,6 +12,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "air/context.h"
 #include "runtime/ir.h"
 #include "runtime/print.h"
@@ -1254,21 +1256,6 @@ static void test_out_of_memory(void** state) {
   assert_true(failed && passed);
 }
 
-/* CPU time, so that a loaded machine does not fail the test */
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
 /* A million ops print in linear time, well under a second. */
 static void test_speed(void** state) {
   air_program_t* p = P(state);
@@ -1290,14 +1277,14 @@ static void test_speed(void** state) {
   }
   air_sb_t sb;
   air_sb_init(&sb, &p->allocator);
-  double t0 = now_s();
+  double t0 = test_cpu_seconds();
   assert_null(air_print(p, 0, &sb));
-  double dt = now_s() - t0;
+  double dt = test_cpu_seconds() - t0;
   print_message("printed %d ops, %zu bytes in %.3f s\n", N, sb.len, dt);
   size_t lines = 0;
   for (size_t i = 0; i < sb.len; ++i) lines += sb.data[i] == '\n';
   assert_int_equal(lines, N);
-#ifndef SANITIZED
+#ifndef TEST_SANITIZED
   assert_true(dt < 1.0);
 #endif
   air_sb_free(&sb);

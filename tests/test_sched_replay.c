@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "hal/cpu/sched_replay.h"
 
 typedef struct dag_t {
@@ -327,12 +329,6 @@ static void test_reentry_and_args(void** state) {
   air_partition_free(P);
 }
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void nap_ms(long ms) {
   struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
   nanosleep(&ts, NULL);
@@ -358,9 +354,9 @@ static void test_helpers_work_then_sleep(void** state) {
   assert_true(st.helper_chunks > 0);
   for (int round = 0; round < 2; ++round) {
     nap_ms(50); /* past the helpers' idle spin */
-    double t0 = cpu_s();
+    double t0 = test_cpu_seconds();
     nap_ms(200);
-    double used = cpu_s() - t0;
+    double used = test_cpu_seconds() - t0;
     print_message("idle 200 ms: %.2f ms of process CPU time\n", used * 1e3);
     assert_true(used < 0.020);
     replay_and_check(r, &p, P); /* and they wake for the next run */

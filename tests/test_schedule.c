@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "test_clock.h"
+
 #include "air/program.h"
 #include "runtime/ir.h"
 #include "runtime/strbuf.h"
@@ -745,20 +747,6 @@ static void test_dynamic_l3(void** state) {
 /* Speed                                                                     */
 /*---------------------------------------------------------------------------*/
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-#if defined(__SANITIZE_ADDRESS__)
-#define SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SANITIZED 1
-#endif
-#endif
-
 /* A million chained wait_all ops, built through the IR API, compile (host graph,
  * partition, memory plan) in linear time: under a second of CPU time. */
 static void test_speed(void** state) {
@@ -788,9 +776,9 @@ static void test_speed(void** state) {
   }
   air_ir_block_append(body, air_ir_op_new(p, AIR_OP_RETURN, N + 2, 3, 0, 0, 0, 0));
   air_schedule_t* sc = NULL;
-  double t0 = cpu_s();
+  double t0 = test_cpu_seconds();
   air_status_t s = air_schedule_compile(NULL, p, "chain", target("cpu"), &sc);
-  double dt = cpu_s() - t0;
+  double dt = test_cpu_seconds() - t0;
   if (s) fail_msg("%s", air_status_message(s));
   print_message("compiled %d chained ops in %.3f s CPU (%.0f ns/op; wall %.3f s)\n", N, dt,
                 dt * 1e9 / N, (double)sc->compile_ns * 1e-9);
@@ -798,7 +786,7 @@ static void test_speed(void** state) {
   assert_int_equal(sc->partition->n_levels, N);
   assert_int_equal(sc->partition->stats.edges, N - 1);
   assert_true(air_partition_orders(sc->partition, 0, N - 1));
-#ifndef SANITIZED
+#ifndef TEST_SANITIZED
   assert_true(dt < 1.0);
 #endif
   air_schedule_free(sc);

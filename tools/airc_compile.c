@@ -69,10 +69,8 @@ int airc_cmd_compile(int argc, char** argv) {
   air_context_t* ctx = NULL;
   air_program_t* prog = NULL;
   air_schedule_t* sched = NULL;
-  air_parse_options_t popts = {.filename = display};
   s = air_context_create(NULL, NULL, &ctx);
-  if (!s) s = air_program_parse(ctx, text, len, &popts, &prog);
-  if (!s) s = air_program_verify(prog, target, 0);
+  if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
   int rc = TOOL_EXIT_OK;
   if (s) {

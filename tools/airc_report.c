@@ -186,14 +186,12 @@ int airc_cmd_report(int argc, char** argv) {
   air_allocator_t heap;
   air_allocator_init_system(&heap);
   air_sb_init(&out, &heap);
-  air_parse_options_t popts = {.filename = display};
   air_schedule_t* loaded = NULL; /* from an .airbin input */
   s = air_context_create(NULL, NULL, &ctx);
   if (!s && air_artifact_sniff(text, len)) {
     s = load_airbin(ctx, text, len, display, target, entry, &prog, &loaded);
   } else {
-    if (!s) s = air_program_parse(ctx, text, len, &popts, &prog);
-    if (!s) s = air_program_verify(prog, target, 0);
+    if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
   }
   if (s) {
     tool_report_status(display, s);

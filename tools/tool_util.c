@@ -197,3 +197,19 @@ int tool_option_value(int argc, char** argv, int* index, const char* name,
   *value = argv[++*index];
   return 1;
 }
+
+air_status_t tool_parse_verified(air_context_t* context, const char* text, size_t length,
+                                 const char* display, const char* target,
+                                 air_program_t** out_program) {
+  air_parse_options_t opts = {.filename = display};
+  *out_program = NULL;
+  air_program_t* p = NULL;
+  air_status_t s = air_program_parse(context, text, length, &opts, &p);
+  if (!s) s = air_program_verify(p, target, 0);
+  if (s) {
+    air_program_destroy(p);
+    return s;
+  }
+  *out_program = p;
+  return NULL;
+}

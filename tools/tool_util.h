@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "air/context.h"
+#include "air/program.h"
 #include "air/status.h"
 
 #ifdef __cplusplus
@@ -44,6 +46,12 @@ typedef struct tool_chunk_t {
  * chunk. Returns 0 and a heap array (free()) or -1 when out of memory. */
 int tool_split_input(const char* data, size_t length, int split, tool_chunk_t** out_chunks,
                      size_t* out_count);
+
+/* Parses `text` (named `display` in diagnostics) and verifies it for `target`
+ * (NULL: what holds on every target). On failure *out_program is NULL. */
+air_status_t tool_parse_verified(air_context_t* context, const char* text, size_t length,
+                                 const char* display, const char* target,
+                                 air_program_t** out_program);
 
 /* Prints a failed status on stderr, one diagnostic per line. Lines that do not
  * already carry a location get `DISPLAY: error: ` in front, so every line a tool

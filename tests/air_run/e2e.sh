@@ -5,19 +5,8 @@
 set -u
 scenario=$1 air_run=$2 helper=$3 samples=$4 kernels=${5:-}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() { echo "FAIL [$scenario]: $*"; for f in out err; do [ -f $f ] && { echo "--- $f"; head -c 3000 $f; }; done; exit 1; }
-# run RC CMD...: runs CMD, keeps stdout/stderr in out/err, checks the exit code.
-run() {
-  local want=$1; shift
-  "$@" >out 2>err
-  local rc=$?
-  [ "$rc" -eq "$want" ] || fail "exit code $rc, expected $want: $*"
-}
-err_has() { grep -Eq -- "$1" err || fail "stderr has no line matching /$1/"; }
+label=$scenario
+source "$here/lib.sh"
 vadd=$samples/vector_add.mlir
 
 case "$scenario" in

@@ -5,18 +5,8 @@
 # and with --no-schedule (the dynamic path). --verbose describes the schedule.
 set -u
 air_run=$1 airc=$2 samples=$3 data=$4
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-
-fail() { echo "FAIL: $*"; for f in out err; do [ -f $f ] && { echo "--- $f"; head -c 3000 $f; }; done; exit 1; }
-run() {
-  local want=$1; shift
-  "$@" >out 2>err
-  local rc=$?
-  [ "$rc" -eq "$want" ] || fail "exit code $rc, expected $want: $*"
-}
-err_has() { grep -Eq -- "$1" err || fail "stderr has no line matching /$1/"; }
+label=schedule
+source "$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lib.sh"
 
 if ! "$airc" help compile >/dev/null 2>&1; then
   echo "SKIP: this airc has no compile command, so there is no .airbin to run"

@@ -855,9 +855,9 @@ static int run(const run_options_t* o) {
   /* The watchdog gets the first chance to fail the run with what it saw running;
    * the host wait allows it a grace period to report before giving up. An op
    * the executor cannot abandon (a linalg op) reports only when it ends, hence
-   * a grace as long as the timeout, at least 1 s and at most 10 s. */
+   * a grace as long as the timeout, at least 3 s and at most 10 s. */
   int64_t grace = timeout_ns;
-  if (grace < 1000000000) grace = 1000000000;
+  if (grace < 3000000000) grace = 3000000000;
   if (grace > 10000000000) grace = 10000000000;
   s = air_semaphore_wait(r.semaphore, 1, timeout_ns < 0 ? -1 : timeout_ns + grace);
   double t_done = now_s();

@@ -842,6 +842,9 @@ static void test_opaque_and_skipped_text(void** state) {
   expect_error_at(*state, "func.func @f() {\n  memref.global @g : memref<2xf32>\n}\n", 2, 3,
                   "unsupported operation 'memref.global'");
   expect_error_at(*state, "air.rank @r {\n}\n", 1, 1, "unsupported operation 'air.rank'");
+  /* kept text must be balanced, or its extent would change when printed back */
+  expect_error_at(*state, "foo.bar(1))\n", 1, 11, "unbalanced ')' in operation 'foo.bar'");
+  expect_error_at(*state, "foo.bar(1]\n", 1, 10, "unbalanced ']' in operation 'foo.bar'");
 }
 
 static void test_nesting_limits(void** state) {

@@ -436,6 +436,9 @@ air_status_t air_parse_region(air_parser_t* P, air_op_t* op, uint32_t index,
 static air_status_t parse_opaque(air_parser_t* P, air_block_t* blk, const air_token_t* at) {
   const char* end = at->s + at->len;
   uint32_t last_line = at->line;
+  /* Open brackets, so the kept text is balanced: its extent must come out the same
+   * when the printed program is parsed again. */
+  air_tk_t open[AIR_PARSE_MAX_DEPTH];
   int depth = 0;
   air_parse_next(P);
   for (;;) {
@@ -447,8 +450,15 @@ static air_status_t parse_opaque(air_parser_t* P, air_block_t* blk, const air_to
     }
     if (depth == 0 && (P->tok.line > last_line || k == AIR_TK_RBRACE)) break;
     if (k == AIR_TK_LPAREN || k == AIR_TK_LSQUARE || k == AIR_TK_LBRACE) {
-      if (++depth > AIR_PARSE_MAX_DEPTH) return PERR_TOK(P, "brackets are nested too deep");
+      if (depth == AIR_PARSE_MAX_DEPTH) return PERR_TOK(P, "brackets are nested too deep");
+      open[depth++] = k;
     } else if (k == AIR_TK_RPAREN || k == AIR_TK_RSQUARE || k == AIR_TK_RBRACE) {
+      air_tk_t want = k == AIR_TK_RPAREN ? AIR_TK_LPAREN
+                      : k == AIR_TK_RSQUARE ? AIR_TK_LSQUARE
+                                            : AIR_TK_LBRACE;
+      if (depth == 0 || open[depth - 1] != want)
+        return PERR_TOK(P, "unbalanced '%.*s' in operation '%.*s'", (int)P->tok.len, P->tok.s,
+                        (int)at->len, at->s);
       --depth;
     }
     end = P->tok.s + P->tok.len;

@@ -96,7 +96,9 @@ air_status_t air_executable_init(air_executable_t* e, const air_executable_vtabl
   e->device = device;
   e->allocator = device->allocator;
   e->program = program;
-  air_status_t vst = air_program_verify(program, target, 0);
+  /* The artifact reader verified a loaded program for its schedule's target. */
+  bool verified = loaded && !strcmp(loaded->target, target);
+  air_status_t vst = verified ? NULL : air_program_verify(program, target, 0);
   if (vst || (flags & AIR_EXECUTABLE_NO_SCHEDULE)) {
     air_schedule_free(loaded);
     if (vst) return vst;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "hal/driver.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/target.h"
 

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/target.h"
 
 #define PLAN_NONE UINT32_MAX

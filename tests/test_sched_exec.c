@@ -25,7 +25,7 @@
 #include "runtime/ir/ir.h"
 #include "scheduler/artifact.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "interp_test.h"
 
 /*---------------------------------------------------------------------------*/

@@ -20,7 +20,7 @@
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

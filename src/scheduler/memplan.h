@@ -25,7 +25,7 @@
 #include "runtime/base/arena.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/partition.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 #define AIR_MEMPLAN_DEFAULT_ALIGNMENT 64u
 

@@ -26,7 +26,7 @@
 #include "runtime/ir/ir.h"
 #include "scheduler/memplan.h"
 #include "scheduler/partition.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 typedef enum air_sched_queue_kind_e {
   AIR_SCHED_Q_HOST = 0,

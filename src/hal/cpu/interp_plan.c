@@ -17,7 +17,7 @@
 
 #include "hal/cpu/interp_internal.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 #define PLAN_NONE UINT32_MAX
 #define PLAN_WATCH (1u << 31)

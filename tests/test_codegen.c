@@ -24,7 +24,7 @@
 #include "hal/cpu/interp.h"
 #include "hal/cpu/pool.h"
 #include "interp_test.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 typedef struct fx_t {
   air_context_t* ctx;

@@ -16,7 +16,7 @@
 
 #include "codegen/cg_internal.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem) {
   switch (elem) {

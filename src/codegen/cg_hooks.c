@@ -6,7 +6,7 @@
 
 #include "codegen/cg_internal.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 struct air_cg_program_t {
   air_allocator_t alloc;

@@ -17,7 +17,7 @@
 
 #include "codegen/codegen.h"
 #include "hal/compiled.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 struct air_cg_module_t {
   air_allocator_t alloc;

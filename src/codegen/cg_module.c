@@ -12,7 +12,7 @@
 
 #include "codegen/cg_internal.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* LLVM's target registry is process-wide; registering twice is harmless but not
  * safe concurrently, hence the once. */

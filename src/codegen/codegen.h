@@ -22,7 +22,7 @@
 #include "air/allocator.h"
 #include "air/status.h"
 #include "hal/compiled.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 typedef enum air_cg_arch_e {
   AIR_CG_ARCH_HOST = 0,   /* the CPU this process runs on (JIT) */

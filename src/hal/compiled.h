@@ -33,7 +33,7 @@
 #include "air/allocator.h"
 #include "air/kernel.h"
 #include "air/status.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 typedef union air_cg_word_t {
   int64_t i;

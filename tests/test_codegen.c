@@ -402,6 +402,9 @@ static void test_integer_ops(void** state) {
 static void test_float_ops(void** state) {
   static const char* types[] = {"f32", "bf16", "f16", "f64"};
   static const uint32_t elems[] = {AIR_ELEM_F32, AIR_ELEM_BF16, AIR_ELEM_F16, AIR_ELEM_F64};
+  static const uint16_t k_f16[16] = {0x0000, 0x8000, 0x3c00, 0xbe00, 0x4280, 0x7c00,
+                                      0xfc00, 0x7e00, 0x7bff, 0x0001, 0x83ff, 0x3555,
+                                      0xfbff, 0x5640, 0x7d01, 0x2e66};
   /* bit patterns as i32: widened or narrowed per width */
   static const char* bitcast[] = {
       "    %bcw = arith.bitcast %v2 : f32 to i32\n",
@@ -508,7 +511,11 @@ static void test_float_ops(void** state) {
           memcpy(&bits, &fv, 4);
           if (t == 0) memcpy(dst, &fv, 4);
           if (t == 1) { uint16_t h = (uint16_t)(bits >> 16); memcpy(dst, &h, 2); }
-          if (t == 2) { _Float16 h = (_Float16)fv; memcpy(dst, &h, 2); }
+          if (t == 2) {
+            /* f16: any 16-bit pattern is a value (subnormals, NaNs, infinities) */
+            uint16_t h = (uint16_t)(i < 16 ? k_f16[(i + 5 * s) % 16] : rnd());
+            memcpy(dst, &h, 2);
+          }
         }
       }
     }

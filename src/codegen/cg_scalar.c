@@ -104,12 +104,26 @@ LLVMValueRef cg_to_word(cg_fn_t* f, uint32_t elem, LLVMValueRef x) {
   return to_i64(f, elem, x);
 }
 
+/* The interpreter holds every f16/bf16/f32 value it loads as a double, and the
+ * float -> double conversion quiets a signalling NaN; LLVM keeps NaN payloads
+ * unspecified through moves, so loads quiet them explicitly. */
+static LLVMValueRef quiet(cg_fn_t* f, LLVMValueRef x) {
+  LLVMBuilderRef B = f->b;
+  air_cg_module_t* m = f->m;
+  LLVMValueRef nan = LLVMBuildFCmp(B, LLVMRealUNO, x, x, "");
+  LLVMValueRef bits = LLVMBuildOr(B, LLVMBuildBitCast(B, x, m->i32, ""),
+                                  LLVMConstInt(m->i32, 0x00400000u, 0), "");
+  return LLVMBuildSelect(B, nan, LLVMBuildBitCast(B, bits, m->f32, ""), x, "");
+}
+
 LLVMValueRef cg_load_elem(cg_fn_t* f, uint32_t elem, LLVMValueRef addr) {
   air_cg_module_t* m = f->m;
   switch (elem) {
-    case AIR_ELEM_BF16: return bf16_bits_to_f32(f, LLVMBuildLoad2(f->b, m->i16, addr, ""));
+    case AIR_ELEM_BF16:
+      return quiet(f, bf16_bits_to_f32(f, LLVMBuildLoad2(f->b, m->i16, addr, "")));
     case AIR_ELEM_F16:
-      return LLVMBuildFPExt(f->b, LLVMBuildLoad2(f->b, m->f16, addr, ""), m->f32, "");
+      return quiet(f, LLVMBuildFPExt(f->b, LLVMBuildLoad2(f->b, m->f16, addr, ""), m->f32, ""));
+    case AIR_ELEM_F32: return quiet(f, LLVMBuildLoad2(f->b, m->f32, addr, ""));
     case AIR_ELEM_I1:
       return LLVMBuildTrunc(f->b, LLVMBuildLoad2(f->b, m->i8, addr, ""), m->i1, "");
     default: return LLVMBuildLoad2(f->b, cg_elem_type(m, elem), addr, "");

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "air/program.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"

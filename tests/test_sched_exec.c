@@ -22,7 +22,7 @@
 #include "hal/cpu/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"

@@ -17,8 +17,8 @@
 #include "test_clock.h"
 
 #include "air/program.h"
-#include "runtime/ir.h"
-#include "runtime/strbuf.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
 #include "scheduler/compile.h"
 #include "scheduler/memplan.h"
 #include "scheduler/partition.h"

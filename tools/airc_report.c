@@ -12,9 +12,9 @@
 
 #include "air/context.h"
 #include "air/program.h"
-#include "runtime/ir.h"
-#include "runtime/strbuf.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/place.h"
 #include "scheduler/report.h"

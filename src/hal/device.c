@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "hal/driver.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 bool air_parse_u32(const char* s, size_t len, uint32_t lo, uint32_t hi, uint32_t* out) {
   if (len == 0 || len > 10) return false;

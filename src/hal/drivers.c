@@ -10,7 +10,7 @@
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* `hsa:N` and `xrt:N` are checked for shape, so a typo is INVALID_ARGUMENT on
  * every build, and then refused because the driver is not compiled in. */

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "hal/driver.h"
-#include "runtime/ir.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/compile.h"
 

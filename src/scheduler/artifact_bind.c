@@ -5,8 +5,8 @@
  * structure (artifact_check.c), never derived again. */
 #include <string.h>
 
-#include "runtime/ir.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact_internal.h"
 #include "scheduler/schedule_bind.h"
 

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT] = {
     [AIR_ART_META] = {".air.meta", AIR_ART_M_COUNT_,

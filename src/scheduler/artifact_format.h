@@ -15,7 +15,7 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/arena.h"
+#include "runtime/base/arena.h"
 
 #define AIR_ART_MAGIC "AIRBIN\0\0"
 #define AIR_ART_MAGIC_SIZE 8u

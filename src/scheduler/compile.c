@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/memplan.h"
 #include "scheduler/schedule_bind.h"
 #include "scheduler/schedule_internal.h"

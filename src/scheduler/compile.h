@@ -7,8 +7,8 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/arena.h"
-#include "runtime/ir.h"
+#include "runtime/base/arena.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/partition.h"
 #include "scheduler/schedule.h"
 #include "scheduler/target.h"

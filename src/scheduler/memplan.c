@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/pack.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule_bind.h"

@@ -22,8 +22,8 @@
 #include <stdint.h>
 
 #include "air/status.h"
-#include "runtime/arena.h"
-#include "runtime/ir.h"
+#include "runtime/base/arena.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
 #include "scheduler/target.h"
 

@@ -3,7 +3,7 @@
  * the schedule: its stored edges and groups are the graph. */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/report.h"
 #include "scheduler/schedule_bind.h"
 

@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/target.h"
 
 /* What one scope holds at once. */

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "air/allocator.h"
-#include "runtime/arena.h"
+#include "runtime/base/arena.h"
 
 #define AIR_PARTITION_NO_GROUP UINT32_MAX
 #define AIR_PARTITION_MAX_QUEUES 64u

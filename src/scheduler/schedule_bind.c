@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 const air_op_t* air_schedule_find_entry(const air_program_t* p, const char* name) {
   const air_block_t* mod = p->module && p->module->n_regions ? p->module->regions[0] : NULL;

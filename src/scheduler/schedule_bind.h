@@ -10,7 +10,7 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
 
 /* The func.func named `name` with a body (NULL = the first one), or NULL. */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/schedule_bind.h"
 #include "scheduler/schedule_internal.h"
 

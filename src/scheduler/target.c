@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 #define KIB 1024ull
 

@@ -17,7 +17,7 @@
 
 #include "hal/cpu/interp_internal.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/schedule_bind.h"
 
 #define PLAN_NONE UINT32_MAX

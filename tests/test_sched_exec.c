@@ -26,7 +26,7 @@
 #include "scheduler/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "interp_test.h"
 
 /*---------------------------------------------------------------------------*/

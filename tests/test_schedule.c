@@ -26,7 +26,7 @@
 #include "scheduler/schedule.h"
 #include "scheduler/schedule_bind.h"
 #include "scheduler/schedule_internal.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "test_util.h"
 
 int airc_cmd_report(int argc, char** argv);

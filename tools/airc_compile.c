@@ -11,7 +11,7 @@
 #include "scheduler/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

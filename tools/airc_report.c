@@ -21,7 +21,7 @@
 #include "scheduler/resources.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

@@ -14,10 +14,10 @@
 #include <unistd.h>
 
 #include "runtime/base/status_util.h"
+#include "runtime/target/target.h"
 #include "scheduler/artifact.h"
 #include "scheduler/artifact_internal.h"
 #include "scheduler/partition.h"
-#include "scheduler/target.h"
 
 bool air_artifact_sniff(const void* data, size_t size) {
   return data && size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;

@@ -9,9 +9,9 @@
 #include "air/status.h"
 #include "runtime/base/arena.h"
 #include "runtime/ir/ir.h"
+#include "runtime/target/target.h"
 #include "scheduler/partition.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
 
 /* The host-level token graph of `entry`, as air_schedule_compile partitions it:
  * node i = body op i (the terminator excluded), CSR predecessors from the program's

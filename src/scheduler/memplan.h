@@ -24,8 +24,8 @@
 #include "air/status.h"
 #include "runtime/base/arena.h"
 #include "runtime/ir/ir.h"
+#include "runtime/target/target.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
 
 /* Plans the memory of `entry` given its host-level partition (node i = body op i).
  * Arrays come from `arena`. FAILED_PRECONDITION `file:line:col: error: [memplan]

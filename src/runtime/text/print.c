@@ -126,7 +126,9 @@ static void print_hier(air_printer_t* pr, const air_op_t* op, int level) {
   }
   air_pr_put_async(pr, op);
   if (op->kind != AIR_OP_SEGMENT || n) {
-    air_pr_put(pr, op->kind == AIR_OP_LAUNCH ? " (" : op->kind == AIR_OP_HERD ? " tile (" : " unroll(");
+    air_pr_put(pr, op->kind == AIR_OP_LAUNCH ? " ("
+                   : op->kind == AIR_OP_HERD ? " tile ("
+                                             : " unroll(");
     for (uint32_t i = 0; i < n; ++i) {
       if (i) air_pr_put(pr, ", ");
       air_pr_put_val(pr, air_pr_barg(b, i));

@@ -125,11 +125,17 @@ static int diag_cmp(const void* a, const void* b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+static air_status_t oom(const air_vctx_t* v) {
+  char what[192];
+  snprintf(what, sizeof what, "verifying %s", v->p->filename);
+  return AIR_STATUS_OOM(v->a, what);
+}
+
 static air_status_t finish(air_vctx_t* v) {
   const air_program_t* p = v->p;
   air_status_t st = NULL;
   if (v->oom || v->text.oom) {
-    st = AIR_STATUS(v->a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory verifying %s", p->filename);
+    st = oom(v);
   } else if (v->n_diags) {
     qsort(v->diags, v->n_diags, sizeof(*v->diags), diag_cmp);
     air_sb_t out;
@@ -149,8 +155,7 @@ static air_status_t finish(air_vctx_t* v) {
     if (v->n_dropped)
       air_sb_printf(&out, "\n%s: error: ... and %u more errors", p->filename, v->n_dropped);
     if (out.oom) {
-      st = AIR_STATUS(v->a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory verifying %s",
-                      p->filename);
+      st = oom(v);
     } else {
       st = air_status_make(v->a, AIR_STATUS_FAILED_PRECONDITION, __FILE__, __LINE__,
                            out.data ? out.data : "");

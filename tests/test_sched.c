@@ -16,7 +16,7 @@
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "test_util.h"
 
 int airc_cmd_report(int argc, char** argv);

@@ -19,8 +19,9 @@
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "runtime/ir/ir.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 /* What one scope holds at once. */
 typedef struct air_res_t {

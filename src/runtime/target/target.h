@@ -1,8 +1,8 @@
 /* target.h - the devices the scheduler knows, as data: one table row per target
  * (compute grid, memory per level, DMA channels, herd limits). Analyses and the
  * placer read geometry only from here, never from constants of their own. */
-#ifndef AIR_SCHEDULER_TARGET_H_
-#define AIR_SCHEDULER_TARGET_H_
+#ifndef AIR_RUNTIME_TARGET_TARGET_H_
+#define AIR_RUNTIME_TARGET_TARGET_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,4 +46,4 @@ uint64_t air_target_tiles(const air_target_t* t);
 uint64_t air_target_l2_total(const air_target_t* t);
 uint64_t air_target_dma_total(const air_target_t* t);
 
-#endif /* AIR_SCHEDULER_TARGET_H_ */
+#endif /* AIR_RUNTIME_TARGET_TARGET_H_ */

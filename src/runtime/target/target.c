@@ -3,7 +3,7 @@
  * 512 KiB mem tile per column, 2 S2MM + 2 MM2S channels per compute tile), npu2
  * (Strix: 8 columns), MI300X (8 XCDs x 38 CUs, 64 KiB LDS, 4 MiB L2 per XCD,
  * herds capped at 32 PEs), and the CPU backend (no hard limits). */
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 #include <string.h>
 

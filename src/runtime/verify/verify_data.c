@@ -150,15 +150,20 @@ static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
   c->npoints = c->bad ? 0 : np;
 }
 
+/* A channel declared directly in a module (the top one or a nested one). */
+static bool module_channel(const air_vctx_t* v, uint32_t j) {
+  uint32_t par = v->ops[j].parent;
+  return v->ops[j].op->kind == AIR_OP_CHANNEL && !v->ops[j].bad && v->ops[j].op->sym &&
+         par != AIR_V_NONE && v->ops[par].op->kind == AIR_OP_MODULE;
+}
+
 void air_v_collect_channels(air_vctx_t* v) {
   uint32_t n = 0;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j))
-    if (v->ops[j].op->kind == AIR_OP_CHANNEL && !v->ops[j].bad && v->ops[j].op->sym) n++;
+  for (uint32_t j = 0; j < v->n_ops; ++j) n += module_channel(v, j);
   v->chans = air_v_calloc(v, n, sizeof(air_vchan_t));
   if (!v->chans) return;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j)) {
-    const air_op_t* op = v->ops[j].op;
-    if (op->kind != AIR_OP_CHANNEL || v->ops[j].bad || !op->sym) continue;
+  for (uint32_t j = 0; j < v->n_ops; ++j) {
+    if (!module_channel(v, j)) continue;
     /* A duplicate name was reported by build_symbols; uses resolve to the first. */
     v->ops[j].chan = v->n_chans;
     check_channel_decl(v, j, &v->chans[v->n_chans++]);
@@ -249,7 +254,7 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
   check_lists(v, id, op->lists, mem, op->kind == AIR_OP_PUT ? "the source" : "the destination");
   air_v_check_async(v, id);
 
-  uint32_t c = air_v_symbol(v, op->sym);
+  uint32_t c = air_v_symbol(v, id, op->sym);
   if (c == AIR_V_NONE || v->ops[c].op->kind != AIR_OP_CHANNEL || v->ops[c].chan == AIR_V_NONE) {
     ERR(id, "undeclared-channel",
         "%s names @%s, which is not a declared channel; declare it at module level "

@@ -274,7 +274,11 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
     case AIR_OPC_OPAQUE: air_pr_put(pr, op->text ? op->text : "<<null>>"); break;
     case AIR_OPC_FUNC: print_func(pr, op, level); break;
     case AIR_OPC_CALL:
-      air_pr_put(pr, "func.call ");
+      /* func.func makes `func` the default dialect of its body: MLIR drops the
+       * prefix of ops directly in it (return, call). */
+      air_pr_put(pr, air_ir_parent_op(op) && air_ir_parent_op(op)->kind == AIR_OP_FUNC
+                         ? "call "
+                         : "func.call ");
       air_print_symbol(pr->out, op->sym);
       air_sb_putc(pr->out, '(');
       air_pr_put_vals(pr, op->operands, op->n_operands);

@@ -531,6 +531,7 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
   }
   if (v->ops[id].bad) return;
   if (cls == AIR_OPC_ALLOC) air_v_check_alloc_space(v, id);
+  air_v_check_herd_access(v, id);
   if (v->target == AIR_VT_NPU1 || v->target == AIR_VT_NPU2) air_v_check_npu_compute(v, id);
 }
 

@@ -19,28 +19,110 @@ void* air_v_calloc(air_vctx_t* v, size_t n, size_t size) {
   return ptr;
 }
 
-void air_v_error(air_vctx_t* v, const air_op_t* op, const char* rule, const char* fmt, ...) {
-  if (v->n_diags >= AIR_V_MAX_ERRORS) {
-    v->n_dropped++;
-    return;
+/* FNV-1a of a diagnostic's location and text: the same fact found again (once
+ * per enumerated instance, or by two passes) is one diagnostic. */
+static uint64_t diag_hash(uint32_t line, uint32_t col, const char* s, size_t n) {
+  uint64_t h = 1469598103934665603ull;
+  h = (h ^ line) * 1099511628211ull;
+  h = (h ^ col) * 1099511628211ull;
+  for (size_t i = 0; i < n; ++i) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h | 1; /* 0 marks an empty slot */
+}
+
+/* Adds h to the set of facts seen; false when it was there. */
+static bool diag_seen_add(air_vctx_t* v, uint64_t h) {
+  if ((v->n_seen + 1) * 2 > v->cap_seen) {
+    uint32_t cap = v->cap_seen ? v->cap_seen * 2 : 256;
+    uint64_t* t = air_v_calloc(v, cap, sizeof(uint64_t));
+    if (!t) return true;
+    for (uint32_t i = 0; i < v->cap_seen; ++i) {
+      if (!v->seen[i]) continue;
+      uint32_t k = (uint32_t)v->seen[i] & (cap - 1);
+      while (t[k]) k = (k + 1) & (cap - 1);
+      t[k] = v->seen[i];
+    }
+    air_mem_free(v->a, v->seen);
+    v->seen = t;
+    v->cap_seen = cap;
   }
-  if (!air_mem_grow(v->a, (void**)&v->diags, &v->cap_diags, (size_t)v->n_diags + 1,
-                    sizeof(*v->diags))) {
+  uint32_t k = (uint32_t)h & (v->cap_seen - 1);
+  for (; v->seen[k]; k = (k + 1) & (v->cap_seen - 1))
+    if (v->seen[k] == h) return false;
+  v->seen[k] = h;
+  v->n_seen++;
+  return true;
+}
+
+static bool diag_before(const air_vdiag_t* a, const air_vdiag_t* b) {
+  if (a->line != b->line) return a->line < b->line;
+  if (a->col != b->col) return a->col < b->col;
+  return a->seq < b->seq;
+}
+
+/* Rewrites the text buffer with only the kept diagnostics, once replaced ones
+ * have left enough of it unused. */
+static void diag_compact(air_vctx_t* v) {
+  air_sb_t t;
+  air_sb_init(&t, v->a);
+  for (uint32_t i = 0; i < v->n_diags; ++i) {
+    size_t off = t.len;
+    air_sb_append(&t, v->text.data + v->diags[i].off, v->diags[i].len);
+    v->diags[i].off = off;
+  }
+  if (t.oom) {
     v->oom = true;
+    air_sb_free(&t);
     return;
   }
-  air_vdiag_t* d = &v->diags[v->n_diags];
-  d->line = op ? op->line : 0;
-  d->col = op ? op->col : 0;
-  d->seq = v->n_diags;
-  d->off = v->text.len;
+  air_sb_free(&v->text);
+  v->text = t;
+}
+
+void air_v_error(air_vctx_t* v, const air_op_t* op, const char* rule, const char* fmt, ...) {
+  air_vdiag_t d;
+  d.line = op ? op->line : 0;
+  d.col = op ? op->col : 0;
+  d.seq = v->n_seq++;
+  d.off = v->text.len;
   air_sb_printf(&v->text, "[%s] ", rule);
   va_list ap;
   va_start(ap, fmt);
   air_sb_vprintf(&v->text, fmt, ap);
   va_end(ap);
-  d->len = v->text.len - d->off;
-  v->n_diags++;
+  d.len = v->text.len - d.off;
+  if (v->text.oom) {
+    v->oom = true;
+    return;
+  }
+  if (!diag_seen_add(v, diag_hash(d.line, d.col, v->text.data + d.off, d.len))) {
+    v->text.len = d.off; /* a fact already reported */
+    return;
+  }
+  if (v->n_diags < AIR_V_MAX_ERRORS) {
+    if (!air_mem_grow(v->a, (void**)&v->diags, &v->cap_diags, (size_t)v->n_diags + 1,
+                      sizeof(*v->diags))) {
+      v->oom = true;
+      return;
+    }
+    v->diags[v->n_diags++] = d;
+    return;
+  }
+  /* Over the cap: keep the earliest diagnostics by location, as a compiler that
+   * stops after N errors would have printed them. */
+  v->n_dropped++;
+  uint32_t last = 0;
+  for (uint32_t i = 1; i < v->n_diags; ++i)
+    if (diag_before(&v->diags[last], &v->diags[i])) last = i;
+  if (!diag_before(&d, &v->diags[last])) {
+    v->text.len = d.off;
+    return;
+  }
+  v->garbage += v->diags[last].len;
+  v->diags[last] = d;
+  if (v->garbage > (size_t)1 << 16) {
+    diag_compact(v);
+    v->garbage = 0;
+  }
 }
 
 const char* air_v_vname(const air_vctx_t* v, air_vid_t vid, char* buf, size_t n) {
@@ -294,3 +376,18 @@ void air_v_match_args(air_vctx_t* v, uint32_t id, const air_block_t* b, uint32_t
   }
 }
 
+
+/*---------------------------------------------------------------------------*/
+/* Channel indices                                                           */
+/*---------------------------------------------------------------------------*/
+
+bool air_v_chan_may_omit(const air_vchan_t* ch, bool put) {
+  const int64_t* d = put ? ch->dims : ch->bdims;
+  for (uint32_t k = 0; k < ch->rank; ++k)
+    if (d[k] != 1) return false;
+  return true;
+}
+
+bool air_v_chan_index_ignored(const air_vchan_t* ch, bool put, uint32_t k) {
+  return !put && ch->broadcast && k < ch->rank && ch->dims[k] == 1 && ch->bdims[k] == 1;
+}

@@ -24,8 +24,9 @@
 #define AIR_V_NONE UINT32_MAX
 /* Deeper nesting is reported and not analysed, so every pass may recurse. */
 #define AIR_V_MAX_DEPTH 400
-/* Beyond this many lines the message ends with a count of the rest. */
-#define AIR_V_MAX_ERRORS 10000
+/* Like a compiler's error limit: the first this many errors by location are
+ * reported, then a count of the rest. */
+#define AIR_V_MAX_ERRORS 100
 
 typedef enum air_vtarget_e {
   AIR_VT_ANY = 0,
@@ -98,7 +99,10 @@ typedef struct air_vctx_t {
   air_ptrmap_t blocks; /* visited blocks (key and value: the block) */
   air_sb_t text; /* diagnostic bodies */
   air_vdiag_t* diags;
-  uint32_t n_diags, cap_diags, n_dropped;
+  uint32_t n_diags, cap_diags, n_dropped, n_seq;
+  uint64_t* seen; /* hashes of the facts reported so far (open addressing, 0 empty) */
+  uint32_t n_seen, cap_seen;
+  size_t garbage; /* bytes of `text` that replaced diagnostics no longer use */
   bool oom;
   bool too_deep;
 } air_vctx_t;
@@ -195,6 +199,14 @@ void air_v_match_yield(air_vctx_t* v, uint32_t id, const air_op_t* t, uint32_t n
 void air_v_match_args(air_vctx_t* v, uint32_t id, const air_block_t* b, uint32_t from,
                       uint32_t n, const air_vid_t* vals, const air_tid_t* tids,
                       const char* what);
+/* Channel indices (docs/design.md "Channel indices"): a put indexes the channel's
+ * own dimensions and may omit its indices when they are all 1; a get indexes the
+ * broadcast_shape and may omit them when it is all ones. */
+bool air_v_chan_may_omit(const air_vchan_t* ch, bool put);
+/* A get's index on dimension k of a broadcast channel where both the channel and
+ * the broadcast dimension are 1 selects nothing (mlir-air's lowering ignores it;
+ * programs pass the tile's own coordinates there): it is read as 0. */
+bool air_v_chan_index_ignored(const air_vchan_t* ch, bool put, uint32_t k);
 /* [async-result]: async form <=> exactly one token result. */
 void air_v_check_async(air_vctx_t* v, uint32_t id);
 

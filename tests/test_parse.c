@@ -1124,6 +1124,35 @@ typedef struct bad_t {
 } bad_t;
 
 static const bad_t k_bad[] = {
+    /* constructs of mlir-air's wider programs (tests/data/constructs) */
+    {"func.func @f(%i: index) {\n  scf.index_switch %i\n  case 1 {\n  }\n  case 1 {\n  }\n"
+     "  default {\n  }\n  return\n}\n",
+     5, 8, "case value 1 appears twice in 'scf.index_switch'"},
+    {"func.func @f(%i: index) {\n  scf.index_switch %i\n  return\n}\n", 3, 3,
+     "expected 'case' or 'default' in 'scf.index_switch'"},
+    {"func.func @f() {\n  scf.forall (%i, %j) in (4) {\n  }\n  return\n}\n", 2, 3,
+     "'scf.forall' has 2 induction variables but 1/1/1 bounds/steps"},
+    {"func.func @f() {\n  scf.forall.in_parallel {\n  }\n  return\n}\n", 2, 3,
+     "'scf.forall.in_parallel' must end an 'scf.forall' body"},
+    {"func.func @f(%m: memref<*xf32, strided<[1]>>) {\n  return\n}\n", 1, 32,
+     "an unranked memref has no layout, only a memory space"},
+    {"func.func @f(%t: tensor<*xf32, #enc>) {\n  return\n}\n", 1, 32,
+     "an unranked tensor has no encoding"},
+    {"memref.global \"hidden\" @g : memref<2xf32>\n", 1, 15,
+     "unknown symbol visibility \"hidden\""},
+    {"func.func @f(%m: memref<4xf32>) {\n  %t = bufferization.to_tensor %m : tensor<4xf32>\n"
+     "  return\n}\n",
+     2, 37, "expected a memref type, found 'tensor<4xf32>'"},
+    {"func.func @f(%m: memref<4x4xf32>) {\n  %t = memref.transpose %m (d0, d1)[s0] -> (d1, d0) "
+     ": memref<4x4xf32> to memref<4x4xf32>\n  return\n}\n",
+     2, 28, "'memref.transpose' needs a permutation map"},
+    {"func.func @f() {\n  %i = linalg.index 0 : i32\n  return\n}\n", 2, 25,
+     "'linalg.index' has type 'index'"},
+    {"func.func @f(%m: memref<4xf32>) {\n  %v = memref.reinterpret_cast %m to offset: [0, 1], "
+     "sizes: [4], strides: [1] : memref<4xf32> to memref<4xf32>\n  return\n}\n",
+     2, 38, "'offset' takes exactly one value"},
+    {"func.func @f() {\n  air.custom @k operands (%a) : f32, f32\n  return\n}\n", 2, 26,
+     "1 operand but 2 types"},
     {"func.func @f() {\n  %c0 = arith.constant 0 : index\n", 3, 1,
      "expected '}' to close the region opened at 1:16"},
     {"func.func @f(%a: vector<4xf32>) {\n  return\n}\n", 1, 18, "unsupported type 'vector'"},

@@ -9,8 +9,9 @@
 #include "air/context.h"
 #include "air/program.h"
 #include "scheduler/artifact.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

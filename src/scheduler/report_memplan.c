@@ -3,8 +3,9 @@
  * by an air.execute goes by the execute's result. */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/report.h"
+#include "scheduler/schedule_bind.h"
 
 typedef struct plan_ops_t {
   const air_op_t** ops; /* pre-order */

@@ -14,7 +14,7 @@
 #include "npu/npu.h"
 #include "npu/txn.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct tile_t {
   aie_span_t name;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 enum { MAX_REGION_DEPTH = 128, MAX_BRACKETS = 256 };
 

@@ -23,7 +23,7 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/lex.h"
+#include "runtime/text/lex.h"
 
 typedef struct aie_span_t {
   const char* s;

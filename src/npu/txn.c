@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* The stream must stay addressable by its 32-bit byte-size word. */
 #define TXN_MAX_WORDS ((size_t)UINT32_MAX / 4)

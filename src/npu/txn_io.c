@@ -6,8 +6,8 @@
 #include "npu/npu.h"
 #include "npu/txn.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/status_util.h"
+#include "runtime/base/strbuf.h"
 
 static int hexval(int c) {
   return c >= '0' && c <= '9' ? c - '0'

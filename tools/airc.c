@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "air/air.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 typedef int (*airc_command_fn)(int argc, char** argv);

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "scheduler/resources.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 const char* tool_display_name(const char* path) {
   return (!path || strcmp(path, "-") == 0) ? "<stdin>" : path;

@@ -50,12 +50,12 @@ AIR_API void air_program_destroy(air_program_t* program);
 typedef air_status_t (*air_write_fn_t)(void* user_data, const char* data, size_t length);
 
 /* Prints the program as AIR text. The output parses back to the same program, and
- * printing that again gives the same text. */
+ * printing that again gives the same text. `flags` is reserved and must be 0. */
 AIR_API air_status_t air_program_print(const air_program_t* program, uint32_t flags,
                                air_write_fn_t write, void* user_data);
 
 /* Prints into a NUL-terminated string allocated with the context's allocator;
- * release it with air_program_free_string(). */
+ * release it with air_program_free_string(). `flags` as for air_program_print. */
 AIR_API air_status_t air_program_print_to_string(const air_program_t* program, uint32_t flags,
                                          char** out_text, size_t* out_length);
 
@@ -65,7 +65,8 @@ AIR_API void air_program_free_string(const air_program_t* program, char* text);
 /* Checks every rule of the AIR spec that one program can break. `target` is NULL
  * for the checks that hold on every target, or a target name ("cpu", "npu1",
  * "npu2", "mi300x"). The status lists every violation, one
- * `file:line:col: error: [rule] message` line each. */
+ * `file:line:col: error: [rule] message` line each. `flags` is reserved and must
+ * be 0. */
 AIR_API air_status_t air_program_verify(const air_program_t* program, const char* target,
                                 uint32_t flags);
 

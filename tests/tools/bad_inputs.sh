@@ -71,12 +71,16 @@ for f in "${inputs[@]}"; do
   [ $big -eq 1 ] && limit=120
   rejected=0
   check $limit 01 "$airc" verify "$f"; [ "$rc" -ne 0 ] && rejected=1
-  check $limit 01 "$airc" verify "$f" --target npu1; [ "$rc" -ne 0 ] && rejected=1
   check $limit 01 "$airc" print "$f" -o printed.mlir
-  check $limit 01 "$airc" compile "$f" --target cpu -o out.airbin
-  check $limit 01 "$airc" report "$f" --target npu1 --emit resources
-  check $limit 01 "$airc" report "$f" --target cpu --emit schedule
-  check $limit 1 "$airc" pack "$f"
+  case "$f" in
+    gen_*|/dev/zero) ;; # the big ones: reading and parsing is what they test
+    *)
+      check $limit 01 "$airc" verify "$f" --target npu1; [ "$rc" -ne 0 ] && rejected=1
+      check $limit 01 "$airc" compile "$f" --target cpu -o out.airbin
+      check $limit 01 "$airc" report "$f" --target npu1 --emit resources
+      check $limit 01 "$airc" report "$f" --target cpu --emit schedule
+      check $limit 1 "$airc" pack "$f" ;;
+  esac
   args=(--random)
   only_args=0 # a valid program given arguments that do not fit it
   if [ -f "$f" ] && head -c 4096 "$f" | grep -aq '^// air-run-args:'; then

@@ -15,6 +15,9 @@ if [ "${1:-}" = "--big" ]; then
 fi
 airc=$1 air_run=$2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# Some inputs ask for absurd amounts of memory (a 4 TiB L1 buffer): malloc must
+# say no, as it does without ASan, so the tool can report it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}allocator_may_return_null=1"
 source "$here/diag_shape.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -26,7 +26,8 @@ endfunction()
 
 # Usage: --help/--version on stdout; bad command lines exit 2 before any work.
 air_run_cli_test(air_run_help --rc 0 --stdout "^usage: air-run FILE" --stdout "--random"
-  --stdout "--timeout" --stdout "--trace" -- air-run --help)
+  --stdout "--timeout" --stdout "--trace" --stdout "-o I=PATH\\.npy" --stdout "-i I=PATH\\.npy"
+  --stdout "--device URI +cpu, cpu:threads=N" -- air-run --help)
 air_run_cli_test(air_run_version --rc 0 --stdout "^air-run .*[0-9]+\\.[0-9]+\\.[0-9]+"
   -- air-run --version)
 air_run_cli_test(air_run_no_args --rc 2 --stderr "no input file" --stderr "^usage: air-run"

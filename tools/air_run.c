@@ -34,13 +34,35 @@ static void print_usage(FILE* out) {
           "       air-run --help | --version\n");
 }
 
+/* The --device line: the URI forms of the drivers this libairrt has built in, and
+ * which it leaves out, as the library reports them. */
+static void print_devices(FILE* out) {
+  fputs("  --device URI        ", out);
+  const char* sep = "";
+  for (uint32_t i = 0; i < air_device_driver_count(); ++i) {
+    air_driver_info_t d;
+    if (air_device_driver_info(i, &d) || !d.built) continue;
+    fprintf(out, "%s%s%s", sep, d.forms, i == 0 ? " (default: cpu)" : "");
+    sep = ", ";
+  }
+  fputc('\n', out);
+  int any = 0;
+  for (uint32_t i = 0; i < air_device_driver_count(); ++i) {
+    air_driver_info_t d;
+    if (air_device_driver_info(i, &d) || d.built) continue;
+    fprintf(out, "%s%s", any++ ? ", " : "                      not built in: ", d.forms);
+  }
+  if (any) fputc('\n', out);
+}
+
 static void print_help(void) {
   print_usage(stdout);
   fputs("\nRuns one entry function of an AIR program (text, or an .airbin artifact from\n"
         "`airc compile`) and writes its memrefs back.\n\n"
-        "  --entry FUNC        the func.func to run (default: the only one)\n"
-        "  --device URI        cpu (default), cpu:threads=N, hsa:N, xrt:N\n"
-        "  --input I=PATH.npy, -i I=PATH.npy\n"
+        "  --entry FUNC        the func.func to run (default: the only one)\n",
+        stdout);
+  print_devices(stdout);
+  fputs("  --input I=PATH.npy, -i I=PATH.npy\n"
         "                      fill argument I (0-based) from a .npy file; dtype and shape\n"
         "                      must match the memref (bf16 is '<u2', f16 '<f2'). A scalar\n"
         "                      argument also takes a number that fits its type: --input 3=42\n"

@@ -13,7 +13,7 @@
 #define ARRAY(arena, T, n) ((T*)air_art_array((arena), (n), sizeof(T)))
 
 static air_status_t oom(const air_allocator_t* a, const char* name) {
-  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", name);
+  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", name);
 }
 
 static air_status_t check_cmds(const char* name, const air_schedule_t* s) {

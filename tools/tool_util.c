@@ -253,8 +253,9 @@ void tool_report_status(const char* display, air_status_t status) {
       } else {
         fprintf(stderr, "%s: error: ", display);
       }
-      fwrite(msg, 1, n, stderr);
-      fputc('\n', stderr);
+      /* The library cuts its own diagnostics; this is the net for any other. */
+      fwrite(msg, 1, n > TOOL_MAX_LINE ? TOOL_MAX_LINE : n, stderr);
+      fputs(n > TOOL_MAX_LINE ? "...\n" : "\n", stderr);
     }
     msg += n;
     if (*msg == '\n') ++msg;

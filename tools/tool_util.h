@@ -58,6 +58,9 @@ int tool_check_fit(const char* display, const air_program_t* program, const char
  * other line gets `DISPLAY: error: ` in front. */
 void tool_report_status(const char* display, air_status_t status);
 
+/* The longest line tool_report_status writes; longer ones are cut with "...". */
+enum { TOOL_MAX_LINE = 4000 };
+
 /* tool_report_status, then frees the status; returns TOOL_EXIT_FAILURE. */
 int tool_fail_status(const char* display, air_status_t status);
 
@@ -66,10 +69,10 @@ void tool_print_warnings(const air_program_t* program);
 
 /* ---- input ---------------------------------------------------------------- */
 
-/* The largest input file a tool reads (256 MiB). A bigger file, or a stream like
- * /dev/zero that never ends, is an error naming the limit, not a machine out of
- * memory. */
-#define TOOL_MAX_INPUT_BYTES ((size_t)256 << 20)
+/* The largest input file a tool reads: the parser's default limit (256 MiB,
+ * air_parse_options_t.max_bytes). A bigger file, or a stream like /dev/zero that
+ * never ends, is an error naming the limit, not a machine out of memory. */
+#define TOOL_MAX_INPUT_BYTES ((size_t)AIR_PARSE_DEFAULT_MAX_BYTES)
 
 /* Reads a whole file ("-" is standard input) into a NUL-terminated heap buffer,
  * at most TOOL_MAX_INPUT_BYTES. Returns 0 on success; otherwise prints

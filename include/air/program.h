@@ -22,11 +22,19 @@ extern "C" {
 
 typedef struct air_program_t air_program_t;
 
+/* The largest text parsed unless air_parse_options_t.max_bytes says otherwise:
+ * 256 MiB, far above any program, far below what would exhaust a machine. */
+#define AIR_PARSE_DEFAULT_MAX_BYTES ((uint64_t)256 << 20)
+
 /* Options for parsing; zero-initialised means defaults. */
 typedef struct air_parse_options_t {
   uint32_t flags;       /* reserved, must be 0 */
   const char* filename; /* used in diagnostics; NULL means "<input>" */
   uint32_t first_line;  /* line number of the text's first line; 0 means 1 */
+  /* The most bytes of text accepted; 0 means AIR_PARSE_DEFAULT_MAX_BYTES,
+   * UINT64_MAX no limit. Longer text (or a file that keeps going, like
+   * /dev/zero) fails with RESOURCE_EXHAUSTED naming the limit, before parsing. */
+  uint64_t max_bytes;
 } air_parse_options_t;
 
 /* Creates an empty program (a module with no operations). */
@@ -38,7 +46,9 @@ AIR_API air_status_t air_program_parse(air_context_t* context, const char* text,
                                const air_parse_options_t* options,
                                air_program_t** out_program);
 
-/* Reads and parses a file. */
+/* Reads and parses a file, reading no more than the options' max_bytes (so an
+ * endless stream is an error, not exhausted memory); a directory or a missing
+ * file is an error naming the path. */
 AIR_API air_status_t air_program_parse_file(air_context_t* context, const char* path,
                                     const air_parse_options_t* options,
                                     air_program_t** out_program);

@@ -361,6 +361,12 @@ static void test_csv_errors(void** state) {
   expect_csv_error("id,lower,upper,size\n0,1,2,3,4\n", "expected 4 fields");
   expect_csv_error("id,lower,upper,size\n0,1,2,99999999999999999999\n", "does not fit");
   expect_csv_error("id,lower,upper,size\n0,1,2,\n", "size '' is not a number");
+  /* Fields are echoed short and printable (a binary file's bytes as \xNN). */
+  expect_csv_error("id,lower,upper,size\n0,1,2,\x7f" "ELF\x01\x02\n",
+                   "size '\\x7fELF\\x01\\x02' is not a number");
+  expect_csv_error("id,lower,upper,size\n0,1,2,"
+                   "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
+                   "size 'abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh...' is not");
 }
 
 static void test_csv_accepts(void** state) {

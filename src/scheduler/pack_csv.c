@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "runtime/base/status_util.h"
+#include "runtime/base/strbuf.h"
 #include "scheduler/pack.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_COUNT };
@@ -106,6 +107,7 @@ static air_status_t parse_header(const air_allocator_t* allocator, const char* n
   line_t f[8];
   size_t n = split(l, f, 8);
   int seen[COL_COUNT] = {0};
+  char q[AIR_QUOTE_BUF];
   if (n > COL_COUNT)
     return csv_error(allocator, name, line_no, 1,
                      "header has %zu columns, expected id,lower,upper,size", n);
@@ -115,7 +117,8 @@ static air_status_t parse_header(const air_allocator_t* allocator, const char* n
       if (f[i].n == strlen(k_columns[k]) && memcmp(f[i].p, k_columns[k], f[i].n) == 0) c = k;
     if (c < 0)
       return csv_error(allocator, name, line_no, (size_t)(f[i].p - l.p) + 1,
-                       "unknown column '%.*s', expected id,lower,upper,size", (int)f[i].n, f[i].p);
+                       "unknown column '%s', expected id,lower,upper,size",
+                       air_quote(q, sizeof q, f[i].p, f[i].n));
     if (seen[c])
       return csv_error(allocator, name, line_no, (size_t)(f[i].p - l.p) + 1,
                        "column '%s' appears twice", k_columns[c]);
@@ -187,15 +190,16 @@ air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char*
       int c = col_of_field[i];
       int rc = parse_u64(f[i], &v[c]);
       size_t col = (size_t)(f[i].p - l.p) + 1;
+      char q[AIR_QUOTE_BUF]; /* a field echoed: short and printable, even from a binary file */
       if (rc == 1)
-        status = csv_error(allocator, name, line_no, col, "%s '%.*s' is not a number",
-                           k_columns[c], (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' is not a number",
+                           k_columns[c], air_quote(q, sizeof q, f[i].p, f[i].n));
       else if (rc == 2)
-        status = csv_error(allocator, name, line_no, col, "%s '%.*s' is negative", k_columns[c],
-                           (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' is negative", k_columns[c],
+                           air_quote(q, sizeof q, f[i].p, f[i].n));
       else if (rc == 3)
-        status = csv_error(allocator, name, line_no, col, "%s '%.*s' does not fit in 64 bits",
-                           k_columns[c], (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' does not fit in 64 bits",
+                           k_columns[c], air_quote(q, sizeof q, f[i].p, f[i].n));
       if (status) goto fail;
     }
     if (v[COL_UPPER] <= v[COL_LOWER]) {

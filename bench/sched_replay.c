@@ -38,9 +38,8 @@
 #include "hal/futex.h"
 #include "runtime/base/status_util.h"
 
-enum { DEFAULT_MIN_PARALLEL = 256, DEFAULT_MAX_CHUNK = 4096, DEFAULT_IDLE_SPIN_NS = 20000,
-       CHUNKS_PER_THREAD = 4, SPINS_BEFORE_YIELD = 4096, NS_PER_POOL_SPIN = 10,
-       MAX_POOL_SPIN = 1 << 16 };
+enum { DEFAULT_MIN_PARALLEL = 256, DEFAULT_MAX_CHUNK = 4096, CHUNKS_PER_THREAD = 4,
+       SPINS_BEFORE_YIELD = 4096 };
 
 typedef struct chunk_t {
   uint32_t begin, end; /* into plan */
@@ -83,7 +82,6 @@ struct air_sched_replay_t {
   helper_t* helpers;        /* threads - 1 */
   uint32_t n_helpers;
   air_pool_t* pool;         /* the helpers' workers (threads - 1), when parallel */
-  uint32_t pool_spin;
   uint64_t serial_cmds, runs;
   air_allocator_t allocator;
 };
@@ -263,9 +261,7 @@ static air_status_t start_helpers(air_sched_replay_t* r) {
     atomic_init(&h->chunks, 0);
   }
   r->n_helpers = n;
-  AIR_RETURN_IF_ERROR(air_pool_create(a, n, &r->pool));
-  air_pool_set_spin(r->pool, r->pool_spin);
-  return NULL;
+  return air_pool_create(a, n, &r->pool);
 }
 
 air_status_t air_sched_replay_create(const air_allocator_t* allocator,
@@ -291,8 +287,6 @@ air_status_t air_sched_replay_create(const air_allocator_t* allocator,
   memset(r, 0, sizeof(*r));
   r->allocator = *allocator;
   r->threads = o.threads;
-  uint64_t spin = (o.idle_spin_ns ? o.idle_spin_ns : DEFAULT_IDLE_SPIN_NS) / NS_PER_POOL_SPIN;
-  r->pool_spin = spin > MAX_POOL_SPIN ? MAX_POOL_SPIN : spin ? (uint32_t)spin : 1;
   atomic_init(&r->claim, 0);
   atomic_init(&r->done, 0);
   atomic_init(&r->busy, false);

@@ -56,8 +56,9 @@ typedef struct air_sched_replay_options_t {
                           * below it, handing chunks over costs more than it saves
                           * for bodies of a few ns. Use 1 for heavy bodies. */
   uint32_t max_chunk;    /* most commands in one chunk of a parallel level; 0 = 4096 */
-  uint32_t idle_spin_ns; /* unused: the pool's workers spin their own while (kept
-                          * so callers' options stay valid) */
+  uint32_t idle_spin_ns; /* unused: idle helpers are pool workers, which spin the
+                          * pool's while (about 2000 polls) before sleeping; kept so
+                          * callers' options stay valid */
 } air_sched_replay_options_t;
 
 typedef struct air_sched_replay_stats_t {

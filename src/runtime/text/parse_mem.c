@@ -36,8 +36,8 @@ static air_status_t op_global(air_parser_t* P, air_block_t* blk, air_opkind_t ki
     else if (t->len == 8 && memcmp(t->s, "\"nested\"", 8) == 0)
       vis = 2;
     else if (!(t->len == 8 && memcmp(t->s, "\"public\"", 8) == 0))
-      return PERR_TOK(P, "unknown symbol visibility %.*s (private, nested or public)",
-                      (int)P->tok.len, P->tok.s);
+      return PERR_TOK(P, "unknown symbol visibility %s (private, nested or public)",
+                      air_parse_q(P, P->tok.s, P->tok.len));
     air_parse_next(P);
   }
   if (air_parse_accept_kw(P, "constant")) flags |= AIR_GLOBAL_CONSTANT;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "air/air.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 typedef int (*airc_command_fn)(int argc, char** argv);
@@ -31,6 +32,8 @@ int airc_cmd_pack(int argc, char** argv);
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
+/* tools/airc_targets.c: the devices that can be targets, with their facts. */
+int airc_cmd_targets(int argc, char** argv);
 
 /* Keep TOOLS.md's spellings. */
 static const airc_command_t k_commands[] = {
@@ -46,13 +49,10 @@ static const airc_command_t k_commands[] = {
      "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
      "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
+    {"targets", airc_cmd_targets, "[--json]",
+     "list the devices that can be targets (geometry, memory, DMA, BDs, locks)"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
-
-/* Targets `--target` accepts. The library is the authority on what a target
- * means; naming them here lets a misspelt target be a usage error (exit 2) rather
- * than a failed check (exit 1). */
-static const char* const k_targets[] = {"cpu", "npu1", "npu2", "mi300x"};
 
 static void print_usage(FILE* out) {
   fprintf(out,
@@ -83,6 +83,13 @@ static int usage_error(const airc_command_t* cmd, const char* what, const char* 
           arg ? arg : "");
   print_command_usage(stderr, cmd);
   return TOOL_EXIT_USAGE;
+}
+
+static int target_known(const char* name) {
+  const air_target_t* t = NULL;
+  air_status_t s = air_target_lookup(NULL, name, &t);
+  air_status_free(s);
+  return t != NULL;
 }
 
 /* The command line shared by verify and print. */
@@ -116,8 +123,8 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
       if (is_verify)
         fprintf(stdout,
                 "  --split-input-file  check each `// -----` separated part on its own\n"
-                "  --target T          also check what target T (cpu, npu1, npu2, mi300x)\n"
-                "                      needs; without it only target-independent rules\n");
+                "  --target T          also check what target T needs (`airc targets` lists\n"
+                "                      them); without it only target-independent rules\n");
       else
         fprintf(stdout,
                 "  --split-input-file  print each `// -----` separated part on its own,\n"
@@ -144,13 +151,10 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
     if (m == 0) return usage_error(cmd, "unknown option", a);
   }
   if (!args->file) return usage_error(cmd, "no input file", NULL);
-  if (args->target) {
-    int known = 0;
-    for (size_t t = 0; t < sizeof k_targets / sizeof k_targets[0]; ++t)
-      known |= strcmp(args->target, k_targets[t]) == 0;
-    if (!known) return usage_error(cmd, "unknown target (cpu, npu1, npu2, mi300x)",
-                                   args->target);
-  }
+  /* The library's table decides, so a misspelt target is a usage error (exit 2)
+   * rather than a failed check (exit 1). */
+  if (args->target && !target_known(args->target))
+    return usage_error(cmd, "unknown target (see `airc targets`)", args->target);
   if (args->output && !*args->output) return usage_error(cmd, "empty output path", NULL);
   return -1;
 }

@@ -5,6 +5,7 @@ add_executable(airc
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_compile.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_targets.c
   ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)
 target_include_directories(airc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive: an installed airc then runs without LD_LIBRARY_PATH or rpath.

@@ -525,6 +525,65 @@ static void test_all_programs_all_targets(void** state) {
   assert_int_equal(place_errors, 0);
 }
 
+/* data/sched/dma_share.mlir (its header says what each scope shows): endpoints
+ * never active together share one hardware channel; what still needs more than a
+ * tile has is named. */
+static void test_dma_sharing(void** state) {
+  air_program_t* p = load(state, SCHED_DIR "dma_share.mlir");
+  air_resources_t r;
+  analyze(p, "npu1", &r);
+  static const struct {
+    const char* herd;
+    uint64_t endpoints, channels;
+  } want[] = {{"phases", 3, 1},    {"tokens", 3, 1}, {"branch", 3, 2},
+              {"together", 3, 3},  {"steady", 2, 1}, {"pipelined", 2, 2}};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; ++i) {
+    const air_herd_res_t* h = herd(&r, want[i].herd);
+    if (h->dma.endpoints[AIR_DMA_CORE][AIR_DMA_IN] != want[i].endpoints ||
+        h->dma_in != want[i].channels)
+      fail_msg("@%s: %llu endpoints on %llu channels", want[i].herd,
+               (unsigned long long)h->dma.endpoints[AIR_DMA_CORE][AIR_DMA_IN],
+               (unsigned long long)h->dma_in);
+    assert_int_equal(h->dma_out, 0);
+  }
+  /* @branch: the two branches' reads share channel 1, the read beside the if
+   * has channel 0. */
+  const air_herd_res_t* b = herd(&r, "branch");
+  assert_int_equal(b->dma.eps[0].channel, 0);
+  assert_int_equal(b->dma.eps[1].channel, 1);
+  assert_int_equal(b->dma.eps[2].channel, 1);
+  /* One PE: the herd's L3 reads keep their order at the segment's shim too. */
+  assert_int_equal(seg(&r, "seg")->per_instance.ch[AIR_DMA_SHIM][AIR_DMA_OUT], 3);
+  assert_int_equal(seg(&r, "pipe")->per_instance.ch[AIR_DMA_SHIM][AIR_DMA_OUT], 1);
+  assert_int_equal(seg(&r, "mt_phases")->per_instance.ch[AIR_DMA_MEMTILE][AIR_DMA_IN], 4);
+  assert_int_equal(seg(&r, "mt_phases")->dma.endpoints[AIR_DMA_MEMTILE][AIR_DMA_IN], 8);
+  assert_int_equal(seg(&r, "mt_flat")->per_instance.ch[AIR_DMA_MEMTILE][AIR_DMA_IN], 8);
+  air_status_t s = air_resources_check(p, &r);
+  expect_error(air_status_clone(s), AIR_STATUS_FAILED_PRECONDITION,
+               "dma_share.mlir:79:9: error: [resources] herd @together needs 3 incoming DMA "
+               "channels per tile after sharing (air.dma_memcpy_nd at 86:11 on 0, "
+               "air.dma_memcpy_nd at 87:11 on 1, air.dma_memcpy_nd at 88:11 on 2); npu1 has 2 "
+               "per tile",
+               "segment @mt_flat needs 8 incoming mem-tile DMA channels per instance after "
+               "sharing", "its 1 column on npu1 has 1 mem tile, 6 channels", NULL);
+  /* Nothing else is reported: the shared scopes fit. */
+  const char* msg = air_status_message(s);
+  assert_null(strstr(msg, "@phases"));
+  assert_null(strstr(msg, "@branch"));
+  assert_null(strstr(msg, "@pipelined"));
+  assert_null(strstr(msg, "@mt_phases"));
+  air_status_free(s);
+  air_resources_free(&r);
+  /* xcve2802's x_size=1 segment has two mem tiles (12 S2MM): @mt_flat fits. */
+  analyze(p, "xcve2802", &r);
+  s = air_resources_check(p, &r);
+  assert_non_null(s);
+  assert_null(strstr(air_status_message(s), "@mt_flat"));
+  air_status_free(s);
+  air_resources_free(&r);
+  air_program_destroy(p);
+}
+
 /* airc report, called in-process with the output in a temporary file. */
 static int report(const char* file, const char* tname, const char* emit, const char* out) {
   char* argv[] = {"report", (char*)file, "--target", (char*)tname, "--emit", (char*)emit,
@@ -568,6 +627,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_target_table),
       cmocka_unit_test(test_matmul_on_npu1),
+      cmocka_unit_test(test_dma_sharing),
       cmocka_unit_test(test_herd_too_many_tiles),
       cmocka_unit_test(test_explicit_size_too_small),
       cmocka_unit_test(test_l1_overflow),

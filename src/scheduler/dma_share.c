@@ -102,11 +102,13 @@ static uint64_t herd_pes(const sh_t* s, const air_op_t* herd) {
   return pes;
 }
 
-/* herd: the herd whose PEs make the transfers below (its non-L1 sides), or NULL. */
+/* herd: the herd whose PEs make the transfers below (its non-L1 sides), or NULL;
+ * pes: its PEs times its instances. The transfers of different PEs overlap, so
+ * with more than one every use sits at the herd; a lone PE keeps its own order. */
 static void walk(sh_t* s, const air_block_t* b, uint64_t par, uint64_t depth,
                  const air_op_t* herd, uint64_t pes) {
   for (const air_op_t* op = b ? b->first : NULL; op && !s->oom; op = op->next) {
-    const air_op_t* at = herd ? herd : op;
+    const air_op_t* at = herd && pes > 1 ? herd : op;
     switch (op->kind) {
       case AIR_OP_PUT:
       case AIR_OP_GET: {

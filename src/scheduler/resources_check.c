@@ -90,8 +90,8 @@ static void check_shim(air_sb_t* sb, const air_program_t* p, const air_target_t*
     violation(sb, p, op, "%s needs %llu %s shim DMA channels after sharing", lb,
               (unsigned long long)want, dir_word(dir));
     list_endpoints(sb, need, AIR_DMA_SHIM, dir);
-    air_sb_printf(sb, "; %s has %u shim tiles with a DMA, %llu channels each way",
-                  t->name, tiles, (unsigned long long)have);
+    air_sb_printf(sb, "; %s has %u shim tile%s with a DMA, %llu channels", t->name, tiles,
+                  tiles == 1 ? "" : "s", (unsigned long long)have);
   }
 }
 
@@ -150,8 +150,9 @@ static void check_memtiles(air_sb_t* sb, const air_program_t* p, const air_targe
     violation(sb, p, s->op, "%s needs %llu %s mem-tile DMA channels per instance after sharing",
               lb, (unsigned long long)want, dir_word(dir));
     list_endpoints(sb, &s->dma, AIR_DMA_MEMTILE, dir);
-    air_sb_printf(sb, "; its %u columns on %s have %u mem tiles, %llu channels", w, t->name,
-                  tiles, (unsigned long long)have);
+    air_sb_printf(sb, "; its %u column%s on %s ha%s %u mem tile%s, %llu channels", w,
+                  w == 1 ? "" : "s", t->name, w == 1 ? "s" : "ve", tiles, tiles == 1 ? "" : "s",
+                  (unsigned long long)have);
   }
 }
 

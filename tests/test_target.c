@@ -15,6 +15,7 @@
 
 #include "air/program.h"
 #include "runtime/target/target.h"
+#include "scheduler/compile.h"
 #include "scheduler/place.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule.h"

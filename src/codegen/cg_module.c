@@ -195,6 +195,11 @@ air_status_t air_cg_module_optimize(air_cg_module_t* m) {
 air_status_t air_cg_module_object(air_cg_module_t* m, void** bytes, size_t* size) {
   *bytes = NULL;
   *size = 0;
+  /* amdgcn needs its kernel prologue (the `entry` hook, docs/codegen.md): with the
+   * host frame ABI, LLVM 16's AMDGPU instruction selection aborts the process. */
+  if (m->target.arch == AIR_CG_ARCH_AMDGCN && !m->target.entry)
+    return AIR_STATUS(&m->alloc, AIR_STATUS_UNIMPLEMENTED,
+                      "amdgcn objects need the target's kernel entry hook (the hsa driver's)");
   char* err = NULL;
   LLVMMemoryBufferRef buf = NULL;
   if (LLVMTargetMachineEmitToMemoryBuffer(m->tm, m->mod, LLVMObjectFile, &err, &buf)) {

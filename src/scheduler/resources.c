@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/order.h"
 
@@ -47,11 +48,6 @@ const char* air_res_label(const air_op_t* op, char* buf, size_t size) {
   else
     snprintf(buf, size, "%s (unnamed)", what);
   return buf;
-}
-
-static air_status_t oom(an_t* an) {
-  return AIR_STATUS(&an->r->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
-                    "out of memory in the resource analysis");
 }
 
 /* dst := dst then src (may overlap): sums. */
@@ -161,13 +157,11 @@ static air_status_t walk_herd(an_t* an, const air_op_t* op, fp_t* out) {
   air_resources_t* r = an->r;
   air_dma_need_t need;
   AIR_RETURN_IF_ERROR(air_dma_share(&r->allocator, an->p, an->t, op, NULL, NULL, &need));
-  air_herd_res_t* h =
-      r->allocator.realloc(r->allocator.self, r->herds, (r->n_herds + 1) * sizeof *h);
-  if (!h) {
+  if (!air_mem_grow(&r->allocator, (void**)&r->herds, &r->cap_herds, (size_t)r->n_herds + 1,
+                    sizeof *r->herds)) {
     air_dma_need_free(&r->allocator, &need);
-    return oom(an);
+    return AIR_STATUS_OOM(&r->allocator, "the resource analysis");
   }
-  r->herds = h;
   uint64_t pes = mul_sat((uint64_t)nx, (uint64_t)ny);
   r->herds[r->n_herds++] = (air_herd_res_t){
       .op = op, .segment = an->segment, .nx = (uint64_t)nx, .ny = (uint64_t)ny,
@@ -227,13 +221,11 @@ static air_status_t walk_segment(an_t* an, const air_op_t* op, fp_t* out) {
   rec.total.tiles = mul_sat(rec.per_instance.tiles, instances);
   rec.total.l2_bytes = mul_sat(rec.per_instance.l2_bytes, instances);
   res_channels(&rec.total, &rec.dma, instances);
-  air_segment_res_t* g =
-      r->allocator.realloc(r->allocator.self, r->segments, (r->n_segments + 1) * sizeof *g);
-  if (!g) {
+  if (!air_mem_grow(&r->allocator, (void**)&r->segments, &r->cap_segments,
+                    (size_t)r->n_segments + 1, sizeof *r->segments)) {
     air_dma_need_free(&r->allocator, &rec.dma);
-    return oom(an);
+    return AIR_STATUS_OOM(&r->allocator, "the resource analysis");
   }
-  r->segments = g;
   r->segments[r->n_segments++] = rec;
   out->tiles = rec.total.tiles;
   out->l2 = rec.total.l2_bytes;
@@ -255,13 +247,11 @@ static air_status_t walk_launch(an_t* an, const air_op_t* op) {
   rec.total.tiles = body.tiles;
   rec.total.l2_bytes = body.l2;
   res_channels(&rec.total, &rec.dma, 1);
-  air_launch_res_t* l =
-      r->allocator.realloc(r->allocator.self, r->launches, (r->n_launches + 1) * sizeof *l);
-  if (!l) {
+  if (!air_mem_grow(&r->allocator, (void**)&r->launches, &r->cap_launches,
+                    (size_t)r->n_launches + 1, sizeof *r->launches)) {
     air_dma_need_free(&r->allocator, &rec.dma);
-    return oom(an);
+    return AIR_STATUS_OOM(&r->allocator, "the resource analysis");
   }
-  r->launches = l;
   r->launches[r->n_launches++] = rec;
   return AIR_STATUS_OK_VALUE;
 }
@@ -402,7 +392,7 @@ static air_status_t walk_block(an_t* an, const air_block_t* b, fp_t* out) {
     size_t bytes =
         u64s * sizeof(uint64_t) + n * sizeof(air_op_t*) + 3 * (size_t)n * sizeof(uint32_t);
     mem = a->alloc(a->self, bytes);
-    if (!mem) return oom(an);
+    if (!mem) return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
     memset(mem, 0, bytes);
     o.reach = mem;
     weight = o.reach + (size_t)n * o.words;

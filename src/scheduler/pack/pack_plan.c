@@ -1,0 +1,369 @@
+/* pack_plan.c - the planner (the top of the pack layer): validates and compresses the instance, runs the greedy
+ * candidates (among them exactly the placement rules of IREE, TFLite and XLA, so
+ * the plan is never worse than theirs), lets the skyline search improve small
+ * instances, and maps the winner back to the caller's buffers. Also the lower
+ * bound and the O(n log n) overlap check. */
+#include "scheduler/pack/pack.h"
+
+#include <string.h>
+
+#include "runtime/base/status_util.h"
+#include "runtime/base/mem.h"
+#include "scheduler/pack/pack_place.h"
+#include "scheduler/pack/pack_problem.h"
+#include "scheduler/pack/pack_search.h"
+
+/* Neighbour lists are built while they stay below this many entries (4 B each,
+ * so 64 MiB); beyond it the placement scans blocks instead (see pack_place.c). */
+#define ADJ_MAX_ENTRIES (16u * 1000u * 1000u)
+
+/* Default improvement budget in work units (see air_pack_options_t). */
+#define DEFAULT_SEARCH_BUDGET (60ull * 1000 * 1000)
+
+/* The skyline search costs O(slots) per node: past this size it cannot finish
+ * even one descent within the default budget. */
+#define SEARCH_MAX_BUFFERS 5000u
+
+/* A greedy pass costs O(overlapping pairs), or O(n^2) in scan mode: on large or
+ * dense instances only the six passes that matter most run. */
+#define EXTRA_CANDIDATE_WORK (200ull * 1000 * 1000)
+#define EXTRA_CANDIDATE_BUFFERS 20000u
+
+/* Work of one placement pass, in the units pk_place_work counts. */
+static uint64_t place_cost(const pk_problem_t* p) {
+  return p->adj_start ? p->pairs + p->n : (uint64_t)p->n * p->n / 16;
+}
+
+/* ---- candidate orders ----------------------------------------------------- */
+
+typedef enum {
+  ORDER_PROGRAM,     /* IREE: (start, end) ascending */
+  ORDER_SIZE,        /* TFLite: whole-run first, then size desc, start asc */
+  ORDER_SIZE_LENGTH, /* XLA spatial: size desc, lifetime desc */
+  ORDER_LENGTH_SIZE, /* XLA temporal: lifetime desc, size desc */
+  ORDER_PEAK_OUT,    /* buffers live at the peak (longest first), then outwards */
+  ORDER_AREA,        /* size x lifetime desc */
+  ORDER_CLASS_START, /* power-of-two size class desc, then program order */
+} order_kind_t;
+
+static uint64_t log2_floor(uint64_t v) { return 63u - (uint64_t)__builtin_clzll(v | 1); }
+
+static void make_order(pk_prep_t* s, order_kind_t kind, uint32_t* order) {
+  pk_problem_t* p = &s->p;
+  uint32_t n = p->n;
+  uint64_t* key = s->key;
+  uint32_t* tmp = s->tmp;
+  memcpy(order, s->input_order, n * sizeof *order);
+  /* Stable passes from the least significant key up; ties end on the input index. */
+#define PASS(expr)                                        \
+  do {                                                    \
+    for (uint32_t i_ = 0; i_ < n; ++i_) key[i_] = (expr); \
+    pk_radix_sort(order, n, key, tmp);                       \
+  } while (0)
+  switch (kind) {
+    case ORDER_PROGRAM:
+      PASS(p->hi[i_]);
+      PASS(p->lo[i_]);
+      break;
+    case ORDER_SIZE: {
+      uint32_t first = UINT32_MAX, last = 0;
+      for (uint32_t i = 0; i < n; ++i) {
+        if (p->lo[i] < first) first = p->lo[i];
+        if (p->hi[i] > last) last = p->hi[i];
+      }
+      /* Buffers live the whole run go first, in input order, as in TFLite. */
+#define WHOLE(i) (p->lo[i] == first && p->hi[i] == last)
+      PASS(WHOLE(i_) ? 0 : p->lo[i_]);
+      PASS(WHOLE(i_) ? 0 : ~p->raw[i_]);
+      PASS((uint64_t)!WHOLE(i_));
+#undef WHOLE
+      break;
+    }
+    case ORDER_SIZE_LENGTH:
+      PASS(~p->len[i_]);
+      PASS(~p->raw[i_]);
+      break;
+    case ORDER_LENGTH_SIZE:
+      PASS(~p->raw[i_]);
+      PASS(~p->len[i_]);
+      break;
+    case ORDER_PEAK_OUT: {
+      /* The buffers live at the peak must stack without a gap for the plan to
+       * meet the bound, so they go first, the longest lowest (it constrains the
+       * most time); then the rest by distance from the peak, so each side fills
+       * outwards like a program-order sweep. */
+      uint32_t t = p->peak_slot;
+      PASS(~p->len[i_]);
+      PASS(p->lo[i_] > t ? p->lo[i_] - t : p->hi[i_] <= t ? t - p->hi[i_] + 1 : 0);
+      break;
+    }
+    case ORDER_AREA:
+      PASS(~p->sz[i_]);
+      /* In units of 64 B so the product fits for any arena below 2^58 B. */
+      PASS(~((p->sz[i_] >> 6) * (uint64_t)(p->hi[i_] - p->lo[i_])));
+      break;
+    case ORDER_CLASS_START:
+      PASS(p->lo[i_]);
+      PASS(~log2_floor(p->sz[i_]));
+      break;
+  }
+#undef PASS
+}
+
+typedef struct {
+  order_kind_t order;
+  pk_rule_t rule;
+  const char* name;
+} candidate_t;
+
+/* Among the first six are the four baselines' own rules, so the plan is never
+ * worse than any of them. Size-ordered first-fit goes first because it is
+ * usually the best greedy plan: its arena caps the passes after it, which then
+ * stop as soon as they exceed it. The first six always run; the rest only on
+ * instances where a pass is cheap. */
+static const candidate_t k_candidates[] = {
+    {ORDER_SIZE, PK_FIRST_FIT, "size-first-fit"},
+    {ORDER_SIZE, PK_BEST_FIT, "tflite-size-best-fit"},
+    {ORDER_SIZE_LENGTH, PK_BEST_FIT, "xla-spatial-best-fit"},
+    {ORDER_LENGTH_SIZE, PK_BEST_FIT, "xla-temporal-best-fit"},
+    {ORDER_PROGRAM, PK_BEST_FIT, "iree-program-best-fit"},
+    {ORDER_PEAK_OUT, PK_BEST_FIT, "peak-out-best-fit"},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, "peak-out-first-fit"},
+    {ORDER_AREA, PK_FIRST_FIT, "area-first-fit"},
+    {ORDER_CLASS_START, PK_FIRST_FIT, "class-start-first-fit"},
+    {ORDER_LENGTH_SIZE, PK_FIRST_FIT, "length-first-fit"},
+};
+enum { ALWAYS_CANDIDATES = 6 };
+
+/* ---- public entry points -------------------------------------------------- */
+
+air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buffer_t* buffers,
+                           size_t count, const air_pack_options_t* options, uint64_t* out_offsets,
+                           air_pack_result_t* out_result) {
+  air_allocator_t sys;
+  if (!allocator) {
+    air_allocator_init_system(&sys);
+    allocator = &sys;
+  }
+  air_pack_options_t opts = {0};
+  if (options) opts = *options;
+  if (!opts.alignment) opts.alignment = AIR_PACK_DEFAULT_ALIGNMENT;
+  if (!opts.search_budget) opts.search_budget = DEFAULT_SEARCH_BUDGET;
+  if (!opts.seed) opts.seed = 0x5eed;
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, opts.alignment));
+  if (count && (!buffers || !out_offsets))
+    return AIR_STATUS(allocator, AIR_STATUS_INVALID_ARGUMENT, "pack: NULL buffers or offsets");
+  memset(out_result, 0, sizeof *out_result);
+  out_result->method = "empty";
+
+  pk_prep_t s;
+  air_status_t status = pk_prepare(allocator, buffers, count, opts.alignment, &s);
+  pk_problem_t* p = &s.p;
+  uint32_t* order = NULL;
+  uint64_t* off = NULL;
+  uint64_t* best = NULL;
+  pk_place_t* pl = NULL;
+  if (status) goto done;
+  for (size_t i = 0; i < count; ++i) out_offsets[i] = 0;
+  out_result->lower_bound = p->lower_bound;
+  if (p->n == 0) goto done;
+
+  /* Neighbour mode keeps offsets as 32-bit multiples of the alignment. */
+  if (p->pairs <= ADJ_MAX_ENTRIES && (p->total >> p->unit_shift) < UINT32_MAX) {
+    status = pk_build_adjacency(&s);
+    if (status) goto done;
+  }
+  order = air_mem_calloc(allocator, p->n, sizeof *order);
+  off = air_mem_calloc(allocator, p->n, sizeof *off);
+  best = air_mem_calloc(allocator, p->n, sizeof *best);
+  pl = order && off && best ? pk_place_create(p) : NULL;
+  if (!pl) {
+    status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
+    goto done;
+  }
+
+  uint64_t best_arena = PK_UNSET;
+  const char* method = "";
+  size_t ncand = sizeof k_candidates / sizeof *k_candidates;
+  if (place_cost(p) > EXTRA_CANDIDATE_WORK || p->n > EXTRA_CANDIDATE_BUFFERS)
+    ncand = ALWAYS_CANDIDATES;
+  for (size_t c = 0; c < ncand; ++c) {
+    make_order(&s, k_candidates[c].order, order);
+    uint64_t arena = pk_place_order(pl, order, k_candidates[c].rule, best_arena, off);
+    if (arena < best_arena) {
+      best_arena = arena;
+      method = k_candidates[c].name;
+      uint64_t* t = best;
+      best = off;
+      off = t;
+    }
+  }
+  if (!(opts.flags & AIR_PACK_FLAG_NO_SEARCH) && best_arena > p->lower_bound &&
+      p->n <= SEARCH_MAX_BUFFERS) {
+    if (pk_search(p, opts.search_budget, opts.seed, best, &best_arena)) method = "skyline-search";
+  }
+
+  for (uint32_t i = 0; i < p->n; ++i) out_offsets[p->orig[i]] = best[i];
+  out_result->arena_size = best_arena;
+  out_result->method = method;
+  if (opts.flags & AIR_PACK_FLAG_VERIFY)
+    status = air_pack_check(allocator, buffers, count, opts.alignment, out_offsets, best_arena);
+
+done:
+  if (pl) pk_place_destroy(pl);
+  allocator->free(allocator->self, order);
+  allocator->free(allocator->self, off);
+  allocator->free(allocator->self, best);
+  pk_prep_free(&s);
+  return status;
+}
+
+air_status_t air_pack_lower_bound(const air_allocator_t* allocator,
+                                  const air_pack_buffer_t* buffers, size_t count,
+                                  uint64_t alignment, uint64_t* out_bound) {
+  air_allocator_t sys;
+  if (!allocator) {
+    air_allocator_init_system(&sys);
+    allocator = &sys;
+  }
+  if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
+  pk_prep_t s;
+  air_status_t status = pk_prepare(allocator, buffers, count, alignment, &s);
+  *out_bound = status ? 0 : s.p.lower_bound;
+  pk_prep_free(&s);
+  return status;
+}
+
+/* ---- overlap check -------------------------------------------------------- */
+
+/* Max segment tree with range add over ranked offsets: a buffer may go live only
+ * where the count of live buffers over its byte range is zero. */
+typedef struct {
+  uint32_t* mx;
+  uint32_t* add;
+  uint32_t size;
+} seg_t;
+
+static void seg_update(seg_t* t, uint32_t node, uint32_t l, uint32_t r, uint32_t ql, uint32_t qr,
+                       uint32_t delta) {
+  if (qr <= l || r <= ql) return;
+  if (ql <= l && r <= qr) {
+    t->mx[node] += delta;
+    t->add[node] += delta;
+    return;
+  }
+  uint32_t m = l + (r - l) / 2;
+  seg_update(t, 2 * node, l, m, ql, qr, delta);
+  seg_update(t, 2 * node + 1, m, r, ql, qr, delta);
+  uint32_t a = t->mx[2 * node], b = t->mx[2 * node + 1];
+  t->mx[node] = (a > b ? a : b) + t->add[node];
+}
+
+static uint32_t seg_max(const seg_t* t, uint32_t node, uint32_t l, uint32_t r, uint32_t ql,
+                        uint32_t qr) {
+  if (qr <= l || r <= ql) return 0;
+  if (ql <= l && r <= qr) return t->mx[node];
+  uint32_t m = l + (r - l) / 2;
+  uint32_t a = seg_max(t, 2 * node, l, m, ql, qr);
+  uint32_t b = seg_max(t, 2 * node + 1, m, r, ql, qr);
+  return (a > b ? a : b) + t->add[node];
+}
+
+air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buffer_t* buffers,
+                            size_t count, uint64_t alignment, const uint64_t* offsets,
+                            uint64_t arena_size) {
+  air_allocator_t sys;
+  if (!allocator) {
+    air_allocator_init_system(&sys);
+    allocator = &sys;
+  }
+  if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
+  pk_prep_t s;
+  AIR_RETURN_IF_ERROR(pk_prepare(allocator, buffers, count, alignment, &s));
+  pk_problem_t* p = &s.p;
+  air_status_t status = NULL;
+  uint32_t n = p->n;
+  for (uint32_t i = 0; i < n && !status; ++i) {
+    uint64_t o = offsets[p->orig[i]];
+    if (o % alignment)
+      status = AIR_STATUS(allocator, AIR_STATUS_INTERNAL,
+                          "pack check: buffer %u offset %llu is not %llu-aligned", p->orig[i],
+                          (unsigned long long)o, (unsigned long long)alignment);
+    else if (o > arena_size || p->sz[i] > arena_size - o)
+      status = AIR_STATUS(allocator, AIR_STATUS_INTERNAL,
+                          "pack check: buffer %u [%llu, +%llu) leaves the arena of %llu",
+                          p->orig[i], (unsigned long long)o, (unsigned long long)p->sz[i],
+                          (unsigned long long)arena_size);
+  }
+  uint64_t* coords = NULL;
+  uint32_t* rank = NULL;
+  uint32_t* ev = NULL;
+  seg_t t = {0};
+  if (status || n == 0) goto done;
+  /* Rank byte coordinates (starts and ends) so the tree has 2n leaves. */
+  coords = air_mem_calloc(allocator, 2 * (size_t)n, sizeof *coords);
+  rank = air_mem_calloc(allocator, 4 * (size_t)n, sizeof *rank);
+  ev = air_mem_calloc(allocator, 4 * (size_t)n, sizeof *ev);
+  t.size = 2 * n;
+  t.mx = air_mem_calloc(allocator, 8 * (size_t)n, sizeof *t.mx);
+  t.add = air_mem_calloc(allocator, 8 * (size_t)n, sizeof *t.add);
+  if (!coords || !rank || !ev || !t.mx || !t.add) {
+    status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
+    goto done;
+  }
+  memset(t.mx, 0, 8 * (size_t)n * sizeof *t.mx);
+  memset(t.add, 0, 8 * (size_t)n * sizeof *t.add);
+  for (uint32_t i = 0; i < n; ++i) {
+    coords[2 * i] = offsets[p->orig[i]];
+    coords[2 * i + 1] = offsets[p->orig[i]] + p->sz[i];
+  }
+  uint32_t* by = ev;
+  for (uint32_t i = 0; i < 2 * n; ++i) by[i] = i;
+  pk_radix_sort(by, 2 * n, coords, ev + 2 * n);
+  uint32_t r = 0;
+  for (uint32_t i = 0; i < 2 * n; ++i) {
+    if (i > 0 && coords[by[i]] != coords[by[i - 1]]) ++r;
+    rank[by[i]] = r;
+  }
+  /* Events in time: ends (key 2t) before starts (key 2t+1) at the same slot. */
+  for (uint32_t i = 0; i < n; ++i) {
+    coords[2 * i] = 2ull * p->lo[i] + 1;
+    coords[2 * i + 1] = 2ull * p->hi[i];
+  }
+  for (uint32_t i = 0; i < 2 * n; ++i) by[i] = i;
+  pk_radix_sort(by, 2 * n, coords, ev + 2 * n);
+  for (uint32_t k = 0; k < 2 * n && !status; ++k) {
+    uint32_t e = by[k], b = e >> 1;
+    uint32_t ql = rank[2 * b], qr = rank[2 * b + 1];
+    if (e & 1u) {
+      seg_update(&t, 1, 0, t.size, ql, qr, UINT32_MAX); /* wraps: minus one */
+      continue;
+    }
+    if (seg_max(&t, 1, 0, t.size, ql, qr) != 0) {
+      uint32_t other = b;
+      for (uint32_t j = 0; j < n; ++j) {
+        if (j == b || p->lo[j] >= p->hi[b] || p->lo[b] >= p->hi[j]) continue;
+        uint64_t oj = offsets[p->orig[j]], ob = offsets[p->orig[b]];
+        if (oj < ob + p->sz[b] && ob < oj + p->sz[j]) {
+          other = j;
+          break;
+        }
+      }
+      status = AIR_STATUS(allocator, AIR_STATUS_INTERNAL,
+                          "pack check: buffers %u and %u overlap in time and memory",
+                          p->orig[other], p->orig[b]);
+      break;
+    }
+    seg_update(&t, 1, 0, t.size, ql, qr, 1);
+  }
+done:
+  allocator->free(allocator->self, coords);
+  allocator->free(allocator->self, rank);
+  allocator->free(allocator->self, ev);
+  allocator->free(allocator->self, t.mx);
+  allocator->free(allocator->self, t.add);
+  pk_prep_free(&s);
+  return status;
+}

@@ -56,9 +56,10 @@
  *                     L3 (spec 2.1); memref/affine load and store in a herd
  *                     touch L1 only, on every target (spec 1: cross-level access
  *                     only through data movement; linalg, DMA and channels are
- *                     exempt); with target npu1/npu2 all compute in a herd
- *                     (linalg, memref.copy, func.call) uses L1 only (spec 2.3;
- *                     mi300x herds may compute on L2/L3, spec 4.2).
+ *                     exempt); with an AIE target (every xcv* and npu* device)
+ *                     all compute in a herd (linalg, memref.copy, func.call)
+ *                     uses L1 only (spec 2.3; GPU herds may compute on L2/L3,
+ *                     spec 4.2).
  *  dma-lists          offsets/sizes/strides: sizes and strides of equal length,
  *                     offsets no longer than sizes, static offsets/strides >= 0,
  *                     sizes > 0; a dma's sides have the same element type and,
@@ -73,8 +74,8 @@
  *                     positive dims, and each channel dim equals it or is 1
  *                     (NumPy broadcasting of the channel onto the shape).
  *  channel-type       channel_type is one of the five spec values, and a written
- *                     one fits the target (npu_* not on mi300x, gpu_* not on
- *                     npu1/npu2); depth is an integer >= 1; npu_mmio gets land
+ *                     one fits the target (npu_* not on a GPU, gpu_* not on an
+ *                     AIE device); depth is an integer >= 1; npu_mmio gets land
  *                     in L1; (air.)refeed_count is an integer in [1, 2^31-1];
  *                     packet_ids only on npu_dma_packet channels, each in
  *                     [0, 31], none repeated.
@@ -100,9 +101,9 @@
  *                     (depth 1 is a rendezvous; depth N lets N-1 puts run ahead of
  *                     the gets in one sequential scope) while every get is
  *                     ordered after it (spec 2.6 deadlock).
- *  target-limit       target facts one program can break: mi300x herds have at
- *                     most 32 PEs (spec 4.2). Fitting a target's resources is
- *                     the scheduler's job.
+ *  target-limit       target facts one program can break: a GPU herd has at
+ *                     most the target's max_herd_pes PEs (mi300x: 32, spec 4.2).
+ *                     Fitting a target's resources is the scheduler's job.
  *
  * Files, bottom up: verify_util.c holds what the passes share; verify_index.c
  * indexes the program and builds the symbol table; verify_data.c and
@@ -125,12 +126,6 @@
 /*---------------------------------------------------------------------------*/
 /* Entry point                                                               */
 /*---------------------------------------------------------------------------*/
-
-static const struct {
-  const char* name;
-  air_vtarget_t target;
-} k_targets[] = {
-    {"cpu", AIR_VT_CPU}, {"npu1", AIR_VT_NPU1}, {"npu2", AIR_VT_NPU2}, {"mi300x", AIR_VT_MI300X}};
 
 static int diag_cmp(const void* a, const void* b) {
   const air_vdiag_t* x = a;
@@ -191,12 +186,11 @@ air_status_t air_verify(const air_program_t* p, const char* target, uint32_t fla
   v.p = p;
   v.a = &p->allocator;
   if (target) {
-    size_t i = 0, n = sizeof(k_targets) / sizeof(k_targets[0]);
-    while (i < n && strcmp(target, k_targets[i].name) != 0) ++i;
-    if (i == n)
-      return AIR_STATUS(v.a, AIR_STATUS_INVALID_ARGUMENT,
-                        "unknown target '%s' (known: cpu, npu1, npu2, mi300x)", target);
-    v.target = k_targets[i].target;
+    /* The target table names every device; its message lists them. */
+    AIR_RETURN_IF_ERROR(air_target_lookup(v.a, target, &v.target_row));
+    const air_target_kind_t kind = v.target_row->kind;
+    v.target = kind == AIR_TARGET_NPU ? AIR_VT_AIE : kind == AIR_TARGET_GPU ? AIR_VT_GPU
+                                                                             : AIR_VT_CPU;
   }
   air_sb_init(&v.text, v.a);
   if (!p->module || p->module->kind != AIR_OP_MODULE || p->module->n_regions != 1 ||

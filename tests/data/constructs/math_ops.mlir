@@ -1,9 +1,11 @@
 // math ops in herd code, each applied to 16 inputs by one PE and compared
 // against C's libm: every unary float op, powf / atan2 / copysign on two
-// inputs, and fma on three. Row k of the output holds op k.
+// inputs, and fma on three. Row k of the output holds op k. @math_int applies
+// absi, ctpop, ctlz and cttz to i32 and i8 values.
 // VERIFY: ok
 // RUN: @math_f32
 // RUN: @math_f64
+// RUN: @math_int
 func.func @math_f32(%arg0: memref<16xf32>, %arg1: memref<16xf32>, %arg2: memref<30x16xf32>) {
   %c1 = arith.constant 1 : index
   air.launch (%arg3, %arg4) in (%arg5=%c1, %arg6=%c1) args(%arg7=%arg0, %arg8=%arg1, %arg9=%arg2) : memref<16xf32>, memref<16xf32>, memref<30x16xf32> {
@@ -233,6 +235,56 @@ func.func @math_f64(%arg0: memref<16xf64>, %arg1: memref<16xf64>, %arg2: memref<
         memref.dealloc %alloc : memref<16xf64, 2>
         memref.dealloc %alloc_2 : memref<16xf64, 2>
         memref.dealloc %alloc_3 : memref<30x16xf64, 2>
+      }
+    }
+  }
+  return
+}
+func.func @math_int(%arg0: memref<16xi32>, %arg1: memref<8x16xi32>) {
+  %c1 = arith.constant 1 : index
+  air.launch (%arg2, %arg3) in (%arg4=%c1, %arg5=%c1) args(%arg6=%arg0, %arg7=%arg1) : memref<16xi32>, memref<8x16xi32> {
+    air.segment @seg_0  args(%arg8=%arg6, %arg9=%arg7) : memref<16xi32>, memref<8x16xi32> {
+      %c1_0 = arith.constant 1 : index
+      air.herd @herd_0  tile (%arg10, %arg11) in (%arg12=%c1_0, %arg13=%c1_0) args(%arg14=%arg8, %arg15=%arg9) : memref<16xi32>, memref<8x16xi32> {
+        %c0 = arith.constant 0 : index
+        %c1_1 = arith.constant 1 : index
+        %c2 = arith.constant 2 : index
+        %c3 = arith.constant 3 : index
+        %c4 = arith.constant 4 : index
+        %c5 = arith.constant 5 : index
+        %c6 = arith.constant 6 : index
+        %c7 = arith.constant 7 : index
+        %c16 = arith.constant 16 : index
+        %alloc = memref.alloc() : memref<16xi32, 2>
+        %alloc_2 = memref.alloc() : memref<8x16xi32, 2>
+        air.dma_memcpy_nd (%alloc[] [] [], %arg14[] [] []) : (memref<16xi32, 2>, memref<16xi32>)
+        scf.for %arg16 = %c0 to %c16 step %c1_1 {
+          %x = memref.load %alloc[%arg16] : memref<16xi32, 2>
+          %absi = math.absi %x : i32
+          memref.store %absi, %alloc_2[%c0, %arg16] : memref<8x16xi32, 2>
+          %ctpop = math.ctpop %x : i32
+          memref.store %ctpop, %alloc_2[%c1_1, %arg16] : memref<8x16xi32, 2>
+          %ctlz = math.ctlz %x : i32
+          memref.store %ctlz, %alloc_2[%c2, %arg16] : memref<8x16xi32, 2>
+          %cttz = math.cttz %x : i32
+          memref.store %cttz, %alloc_2[%c3, %arg16] : memref<8x16xi32, 2>
+          %x8 = arith.trunci %x : i32 to i8
+          %absi8 = math.absi %x8 : i8
+          %e0 = arith.extsi %absi8 : i8 to i32
+          memref.store %e0, %alloc_2[%c4, %arg16] : memref<8x16xi32, 2>
+          %ctpop8 = math.ctpop %x8 : i8
+          %e1 = arith.extui %ctpop8 : i8 to i32
+          memref.store %e1, %alloc_2[%c5, %arg16] : memref<8x16xi32, 2>
+          %ctlz8 = math.ctlz %x8 : i8
+          %e2 = arith.extui %ctlz8 : i8 to i32
+          memref.store %e2, %alloc_2[%c6, %arg16] : memref<8x16xi32, 2>
+          %cttz8 = math.cttz %x8 : i8
+          %e3 = arith.extui %cttz8 : i8 to i32
+          memref.store %e3, %alloc_2[%c7, %arg16] : memref<8x16xi32, 2>
+        }
+        air.dma_memcpy_nd (%arg15[] [] [], %alloc_2[] [] []) : (memref<8x16xi32>, memref<8x16xi32, 2>)
+        memref.dealloc %alloc : memref<16xi32, 2>
+        memref.dealloc %alloc_2 : memref<8x16xi32, 2>
       }
     }
   }

@@ -205,8 +205,8 @@ static void test_uri(void** state) {
   expect(air_device_open(f->ctx, "hsa:0", &d), AIR_STATUS_UNAVAILABLE,
          "driver not built into this libairrt (hsa support arrives with the GPU driver)");
   expect(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "hsa support");
-  expect(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE,
-         "xrt support arrives with the NPU driver");
+  /* The NPU driver is built in: on a machine without an NPU it says so. */
+  expect(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE, "NPU");
   assert_null(d);
   expect(air_device_open(NULL, "cpu", &d), AIR_STATUS_INVALID_ARGUMENT, NULL);
   expect(air_device_query(NULL, &info), AIR_STATUS_INVALID_ARGUMENT, NULL);

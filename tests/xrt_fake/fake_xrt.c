@@ -114,6 +114,14 @@ EXPORT void fake_xrt_reset(void) {
   UNLOCK;
 }
 
+/* Forgets the log only (objects stay). */
+EXPORT void fake_xrt_clear_log(void) {
+  LOCK;
+  g_log_len = 0;
+  if (g_log) g_log[0] = 0;
+  UNLOCK;
+}
+
 /* The log so far (a copy the caller frees). */
 EXPORT char* fake_xrt_log(void) {
   LOCK;

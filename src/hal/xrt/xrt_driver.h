@@ -75,8 +75,8 @@ typedef struct air_xrt_executable_t {
 } air_xrt_executable_t;
 
 bool air_xrt_is_buffer(const air_resource_t* r);
-/* The BO for [offset, offset + size) of `b`: the buffer's own when it covers it
- * whole, else a sub-BO made once and kept. */
+/* The BO whose address is byte `offset` of `b`: the buffer's own at offset 0,
+ * else a sub-BO of [offset, offset + size) made once and kept. */
 air_status_t air_xrt_buffer_range_bo(air_xrt_device_t* d, air_xrt_buffer_t* b, uint64_t offset,
                                      uint64_t size, xrt_handle_t* out);
 /* Run handle `slot` of an entry, opened and given its fixed arguments (opcode,

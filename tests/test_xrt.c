@@ -378,12 +378,32 @@ static void test_executable_errors(void** state) {
   for (int k = 1; k <= 5; ++k) assert_int_equal(g_fake.live(k), 0);
 }
 
+/* Without an instruction file the executable runs the stream the schedule
+ * compiled from the program's L3 transfers (106 words for l3_copy.mlir). */
+static void test_compiled_stream(void** state) {
+  air_context_t* ctx = *state;
+  run_fix_t f;
+  open_exe(ctx, &f, NULL);
+  char* log = g_fake.log();
+  assert_non_null(strstr(log, "xrtBOAlloc(dev1, 424, 0x1000000, 1)"));
+  free(log);
+  g_fake.clear_log();
+  assert_null(run(&f, 1, 0, NULL));
+  log = g_fake.log();
+  assert_int_equal(count(log, ", 2, 106)"), 1);
+  assert_int_equal(count(log, "TO_DEVICE, 1024, 0)"), 1);   /* arg 0 is only read */
+  assert_int_equal(count(log, "FROM_DEVICE, 1024, 0)"), 1); /* arg 1 is only written */
+  free(log);
+  close_exe(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup(test_probe, before),
       cmocka_unit_test_setup(test_executable_and_batch, before),
       cmocka_unit_test_setup(test_run_errors, before),
       cmocka_unit_test_setup(test_executable_errors, before),
+      cmocka_unit_test_setup(test_compiled_stream, before),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

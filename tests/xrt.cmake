@@ -13,6 +13,6 @@ if(TARGET air-run AND TARGET airc)
   add_test(NAME air_run_xrt COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/air_run/xrt.sh
     $<TARGET_FILE:air-run> $<TARGET_FILE:air_fake_xrt>
     ${CMAKE_CURRENT_SOURCE_DIR}/data/npu/l3_copy.mlir
-    ${CMAKE_CURRENT_SOURCE_DIR}/data/npu/l3_copy.insts.hex)
+    ${CMAKE_CURRENT_SOURCE_DIR}/data/npu/l3_copy.insts.hex $<TARGET_FILE:airc>)
   set_tests_properties(air_run_xrt PROPERTIES LABELS "air-run" TIMEOUT 300)
 endif()

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# xrt.sh AIR_RUN FAKE_XRT PROGRAM INSTS - `air-run --device xrt:N` on this kind of
+# xrt.sh AIR_RUN FAKE_XRT PROGRAM INSTS AIRC - `air-run --device xrt:N` on this kind of
 # machine: never a signal, a hang or "not built"; exit 1 and an error naming XRT or
 # the NPU, with and without XILINX_XRT; the real Debian libxrt_coreutil (when
 # installed) is reached only past the probe and fails cleanly; through the fake
 # XRT the whole path runs (exit 0).
 label=xrt
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-air_run=$1 fake=$2 program=$3 insts=$4
+air_run=$1 fake=$2 program=$3 insts=$4 airc=$5
 no_signal() { [ "$1" -lt 128 ] || fail "killed by signal $(($1 - 128))"; }
 try() { # try RC ENV... -- ARGS...: air-run under a 60 s limit
   local want=$1; shift
@@ -58,4 +58,9 @@ env "${fk[@]}" timeout 60 "$air_run" "$program" --device xrt:0 --random --xclbin
   --insts "$insts" >out 2>err
 rc=$?; no_signal $rc; [ $rc -eq 1 ] || fail "missing xclbin: exit $rc"
 err_has "XRT xrtXclbinAllocFilename failed missing.xclbin"
+# The stream compiled into an .airbin (airc compile --target npu1), no --insts.
+"$airc" compile "$program" --target npu1 -o copy.airbin || fail "airc compile"
+env "${fk[@]}" timeout 60 "$air_run" copy.airbin --device xrt:0 --random --xclbin final.xclbin \
+  >out 2>err
+rc=$?; no_signal $rc; [ $rc -eq 0 ] || fail "fake run of the .airbin: exit $rc"
 echo "xrt.sh: ok"

@@ -45,7 +45,7 @@ static void usage(FILE* f) {
           "        dot        the host token graph as Graphviz\n"
           "        npu-insts  (npu targets) the NPU instruction stream of the entry's L3\n"
           "                   transfers, decoded\n"
-          "  Targets: npu1, npu2, mi300x, cpu. Exit 1 when the program does not fit.\n");
+          "  Targets: see `airc targets`. Exit 1 when the program does not fit.\n");
 }
 
 /* Analysis, check and placement; the table goes to `out` even when a check fails

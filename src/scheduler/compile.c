@@ -240,7 +240,7 @@ air_status_t air_schedule_compile(const air_allocator_t* allocator, const air_pr
   if (!s)
     s = air_memplan_build(&sc->arena, allocator, program, entry, sc->partition, target,
                           AIR_MEMPLAN_DEFAULT_ALIGNMENT, &sc->memplan);
-  if (!s && target->kind == AIR_TARGET_NPU) s = store_npu_insts(sc, program, entry, target);
+  if (!s && (target->flags & AIR_TARGET_F_NPU)) s = store_npu_insts(sc, program, entry, target);
   if (s) {
     air_schedule_free(sc);
     return s;

@@ -10,10 +10,13 @@
 /* The NPU instruction stream, decoded (npu/txn.h). */
 static air_status_t emit_npu_insts(air_sb_t* sb, const air_schedule_t* sc) {
   const air_allocator_t* a = &sb->allocator;
+  if (!sc->npu_insts && sc->npu_error)
+    return AIR_STATUS(a, AIR_STATUS_FAILED_PRECONDITION, "@%s has no NPU instruction stream: %s",
+                      sc->entry, sc->npu_error);
   if (!sc->npu_insts)
-    return AIR_STATUS(a, AIR_STATUS_FAILED_PRECONDITION, "@%s has no NPU instruction stream%s%s",
-                      sc->entry, sc->npu_error ? ": " : " (target ", 
-                      sc->npu_error ? sc->npu_error : sc->target);
+    return AIR_STATUS(a, AIR_STATUS_FAILED_PRECONDITION,
+                      "@%s has no NPU instruction stream: target %s is not a Ryzen AI NPU",
+                      sc->entry, sc->target);
   air_txn_view_t v;
   AIR_RETURN_IF_ERROR(air_txn_decode(a, sc->npu_insts, sc->n_npu_insts, "npu-insts", &v));
   char* text = NULL;

@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "air/air.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "runtime/ir.h"

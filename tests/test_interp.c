@@ -22,7 +22,7 @@
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "support/exec.h"
 #include "support/programs.h"
 #include "support/status.h"

@@ -5,7 +5,7 @@
 
 #include "air/context.h"
 #include "air/program.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 /* Parses and verifies a program file / text named `name` (fails the test on an
  * error). */

@@ -13,7 +13,7 @@
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
 #include "runtime/base/mem.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/strbuf.h"
 
 static air_status_t find_kernel(ix_strand_t* s, const air_op_t* op, const air_op_t* decl,
                                 air_kernel_fn_t* fn, void** ud) {

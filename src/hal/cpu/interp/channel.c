@@ -31,7 +31,7 @@
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* Transfers are numbered by the order their ops were issued: the k-th put issued
  * at an index writes transfer k, the k-th get issued at a receiver reads it. */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "hal/cpu/interp/strand.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/strbuf.h"
 
 /* A fresh channel space (NULL when out of memory). */
 struct ix_space_t* ix_space_new(ix_run_t* r);

@@ -6,7 +6,7 @@
 
 #include <stdint.h>
 
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 /* Memory element access by type (an air_elem_kind_t). */
 double ix_load_f(const void* p, uint32_t elem);

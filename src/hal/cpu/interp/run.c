@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/strbuf.h"
 
 ix_run_t* ix_run_new(const air_allocator_t* a) {
   ix_run_t* r = air_mem_alloc(a, sizeof *r);

@@ -23,7 +23,7 @@
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/waves.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* A call to libc's memset: for a few hundred bytes it beats the inlined `rep
  * stos` a constant size gets, whose start-up cost showed in the inline path. */

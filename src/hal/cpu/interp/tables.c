@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct build_t {
   ix_tables_t* t;

@@ -28,7 +28,7 @@
 #include <stdint.h>
 
 #include "runtime/base/ptrmap.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 /* Value kinds. */
 enum { IX_K_SCALAR = 0, IX_K_TOKEN = 1, IX_K_MEMREF = 2 };

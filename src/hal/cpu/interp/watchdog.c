@@ -12,7 +12,7 @@
 
 #include "hal/futex.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* What one pool worker is doing for this run. */
 enum { IX_WD_BUSY = 1, IX_WD_ABANDONABLE = 2 };

@@ -31,7 +31,7 @@
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* A run's state on the schedule path. The opener (the host strand) opens waves
  * whose gates have all opened and parks on `opener` when none is ready. */

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "hal/cpu/interp/strand.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/strbuf.h"
 
 /* Sets up r->waves for `d` (plan, gates, wave tokens, arena); no-op on the
  * dynamic path. On error ix_waves_free undoes what was made. */

@@ -1,4 +1,4 @@
-/* Running from a compiled schedule (src/hal/cpu/interp/waves.c, interp_plan.c):
+/* Running from a compiled schedule (src/hal/cpu/interp/waves.c, plan.c):
  * every sample and test program gives byte-identical results on the schedule path
  * and on the dynamic path; host-level L3 allocs live in the transient arena, which
  * the caller may supply; deadlocks, kernel failures, the watchdog and traces work

@@ -55,7 +55,7 @@
 #include "scheduler/schedule.h"
 
 /* A schedule bound to the program it was made for, prepared once so runs only
- * read it (plan.h, interp_plan.c). Immutable; shareable by concurrent runs. */
+ * read it (plan.h, plan.c). Immutable; shareable by concurrent runs. */
 typedef struct air_interp_plan_t air_interp_plan_t;
 
 /* Binds `schedule` to `program` (verified, the one the schedule was compiled from

@@ -1,12 +1,12 @@
 /* plan.h - a compiled schedule bound to its program for the CPU executor
- * (air_interp_plan_t, made by air_interp_plan_build in interp_plan.c), which
+ * (air_interp_plan_t, made by air_interp_plan_build in plan.c), which
  * the schedule path (waves.c) only reads.
  *
  * Wave w's commands are cmds[wave_cmd[w] .. wave_cmd[w + 1]), ascending; command
  * c's in-wave predecessors are positions in its wave's list,
  * pred[pred_off[c] .. pred_off[c+1]).
  * A pred entry with bit 31 set is instead the index of a command of another wave
- * that must complete first (see interp_plan.c). Completing wave w opens one gate
+ * that must complete first (see plan.c). Completing wave w opens one gate
  * of each wave in succ[succ_off[w] .. succ_off[w + 1]); wave w starts with
  * gates[w] closed. */
 #ifndef AIR_HAL_CPU_INTERP_PLAN_H_

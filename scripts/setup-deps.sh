@@ -13,6 +13,11 @@ packages=(
   g++ libtbb-dev  # dag-overhead benchmark: the oneTBB flow-graph anchor (C++)
   libomp-dev      # dag-overhead benchmark: the libomp anchor (clang -fopenmp)
   python3
+  # issue 14 (CPU driver at native speed):
+  llvm-16-dev            # the code generator (src/codegen): LLVM C API, ORC LLJIT
+  libxsmm-dev            # GEMM kernels of the CPU driver's linalg ops (JIT small GEMMs)
+  libopenblas-dev        # benchmarks: the OpenBLAS sgemm anchor (loaded with dlopen)
+  libblis-pthread-dev    # benchmarks: BLIS, measured in bench/gemm_libs.c
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

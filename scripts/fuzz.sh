@@ -24,7 +24,8 @@ target=${FUZZ_TARGET:-parse}
 case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse or artifact, not '$target'" >&2; exit 2 ;;
+  txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, txn or aie, not '$target'" >&2; exit 2 ;;
 esac
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^AIR_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
@@ -45,6 +46,16 @@ if [ "$target" = parse ]; then
     [ -d "$root/$d" ] && seeds+=("$root/$d")
   done
   dict=(-dict="$root/tests/fuzz/air.dict")
+elif [ "$target" = txn ] || [ "$target" = aie ]; then
+  seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
+  if [ "$target" = txn ]; then
+    mkdir -p "$build/txn-seeds"
+    for f in "$root"/tests/data/npu/*.mlir "$root"/tests/fuzz/aie_corpus/*.mlir; do
+      "$build/tools/airc" npu-insts "$f" -o "$build/txn-seeds/$(basename "$f" .mlir).bin" \
+        2>/dev/null || true
+    done
+    seeds+=("$build/txn-seeds")
+  fi
 else
   # Valid artifacts of today's compiler, next to the kept findings.
   seeds=("$root/tests/fuzz/artifact_corpus" "$build/artifact-seeds")

@@ -143,12 +143,12 @@ void air_v_check_rank(air_vctx_t* v, uint32_t id) {
         loc(v, h, lb, sizeof lb));
   if (op->iaux[0] == 0)
     ERR(id, "structure", "air.rank needs a rank space: air.rank (%%r) in (%%n = %%c) ...");
-  if (v->target == AIR_VT_NPU1 || v->target == AIR_VT_NPU2)
+  if (v->target == AIR_VT_AIE)
     ERR(id, "rank",
         "target %s runs no ranks: the NPU backend interprets neither air.rank nor symmetric "
         "memrefs and cross-rank DMA (spec 2.4, 2.7); run it on cpu (in process or under "
         "mpirun)",
-        air_v_target_name(v->target));
+        air_v_target_name(v));
   uint32_t n = op->iaux[0], na = air_ir_hier_nargs(op);
   for (uint32_t i = n; i < n + na && i < op->n_operands; ++i) {
     const air_type_info_t* t = air_v_type(v, op->operands[i]);

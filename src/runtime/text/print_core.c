@@ -402,6 +402,7 @@ static int implicit_terminator(const air_op_t* owner) {
     case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
     case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
     case AIR_OP_HERD: return AIR_OP_HERD_TERM;
+    case AIR_OP_RANK: return AIR_OP_RANK_TERM;
     case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
     case AIR_OP_FOR: case AIR_OP_IF: case AIR_OP_INDEX_SWITCH: return AIR_OP_YIELD;
     case AIR_OP_AFFINE_FOR: case AIR_OP_AFFINE_IF: return AIR_OP_AFFINE_YIELD;

@@ -11,6 +11,7 @@
 #include "runtime/verify/verify_data.h"
 #include "runtime/verify/verify_mem.h"
 #include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_rank.h"
 #include "runtime/verify/verify_util.h"
 
 #define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
@@ -29,11 +30,12 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
     v->ops[id].bad = 1;
     return;
   }
-  uint32_t nargs = op->n_operands - n;
+  uint32_t nargs = air_ir_hier_nargs(op);
   /* A bodiless op (a launch naming its symbol, or what fusion passes leave) is
    * legal text; running one is not (the CPU driver says so at the op). */
-  if (op->n_regions > 1) {
-    ERR(id, "structure", "%s must have at most one body region (found %u)", on, op->n_regions);
+  if (op->kind == AIR_OP_RANK ? op->n_regions != 1 : op->n_regions > 1) {
+    ERR(id, "structure", "%s must have %s one body region (found %u)", on,
+        op->kind == AIR_OP_RANK ? "exactly" : "at most", op->n_regions);
     v->ops[id].bad = 1;
     return;
   }
@@ -69,6 +71,7 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
     }
     air_opkind_t tk = op->kind == AIR_OP_LAUNCH    ? AIR_OP_LAUNCH_TERM
                       : op->kind == AIR_OP_SEGMENT ? AIR_OP_SEGMENT_TERM
+                      : op->kind == AIR_OP_RANK    ? AIR_OP_RANK_TERM
                                                    : AIR_OP_HERD_TERM;
     const air_op_t* t = air_v_want_term(v, id, 0, tk);
     if (t && t->n_operands) ERR(id, "structure", "%s takes no operands", air_v_opname(t));
@@ -78,13 +81,16 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
   /* Nesting (spec 2.1-2.3). */
   uint32_t h = v->ops[id].hier;
   const air_op_t* ho = h != AIR_V_NONE ? v->ops[h].op : NULL;
-  if (op->kind == AIR_OP_LAUNCH && ho) {
+  if (op->kind == AIR_OP_RANK) {
+    air_v_check_rank(v, id); /* verify_rank.c: nesting, universe, tokens */
+  } else if (op->kind == AIR_OP_LAUNCH && ho && ho->kind != AIR_OP_RANK) {
     ERR(id, "nesting",
         "air.launch is the outermost level and cannot be nested inside the %s at %u:%u; move "
         "it to function or module level",
         air_v_opname(ho), ho->line, ho->col);
-  } else if (op->kind == AIR_OP_SEGMENT && (!ho || ho->kind == AIR_OP_HERD)) {
-    if (!ho)
+  } else if (op->kind == AIR_OP_SEGMENT && (!ho || ho->kind == AIR_OP_HERD ||
+                                              ho->kind == AIR_OP_RANK)) {
+    if (!ho || ho->kind == AIR_OP_RANK)
       ERR(id, "nesting",
           "air.segment must be nested inside an air.launch (or another air.segment)");
     else
@@ -198,6 +204,7 @@ static void check_terminator(air_vctx_t* v, uint32_t id) {
     case AIR_OP_LAUNCH_TERM: ok = pk == AIR_OP_LAUNCH; break;
     case AIR_OP_SEGMENT_TERM: ok = pk == AIR_OP_SEGMENT; break;
     case AIR_OP_HERD_TERM: ok = pk == AIR_OP_HERD; break;
+    case AIR_OP_RANK_TERM: ok = pk == AIR_OP_RANK; break;
     case AIR_OP_EXECUTE_TERM: ok = pk == AIR_OP_EXECUTE; break;
     case AIR_OP_REDUCE_RETURN: ok = pk == AIR_OP_REDUCE; break;
     case AIR_OP_YIELD:
@@ -230,7 +237,7 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
       [AIR_OPC_COPY] = {2, 0},          [AIR_OPC_SUBVIEW] = {1, 1},
       [AIR_OPC_TOKEN_ALLOC] = {0, 1},   [AIR_OPC_WAIT_ALL] = {0, -1},
       [AIR_OPC_AFFINE_APPLY] = {-1, 1}, [AIR_OPC_RESHAPE] = {1, 1},
-      [AIR_OPC_TERNARY] = {3, 1},
+      [AIR_OPC_UNIVERSE] = {1, 1},      [AIR_OPC_TERNARY] = {3, 1},
   };
   if ((unsigned)cls >= sizeof k_shape / sizeof k_shape[0]) return;
   int want_ops = k_shape[cls].ops, want_res = k_shape[cls].res;
@@ -403,9 +410,10 @@ static void check_token_lists(air_vctx_t* v, uint32_t id) {
   air_opcls_t cls = air_opkind_class(op->kind);
   bool dep_ok = cls == AIR_OPC_HIER || cls == AIR_OPC_CHANNEL_IO || cls == AIR_OPC_DMA ||
                 cls == AIR_OPC_WAIT_ALL || cls == AIR_OPC_EXECUTE || cls == AIR_OPC_CUSTOM;
-  bool aff_ok = cls == AIR_OPC_HIER;
+  /* air.rank takes a dependency list only (verify_rank.c says why). */
+  bool aff_ok = cls == AIR_OPC_HIER && op->kind != AIR_OP_RANK;
   /* launch + concurrency is its own rule ([launch-concurrency]). */
-  bool conc_ok = cls == AIR_OPC_HIER;
+  bool conc_ok = cls == AIR_OPC_HIER && op->kind != AIR_OP_RANK;
   bool ok[3] = {dep_ok, aff_ok, conc_ok};
   for (int k = 0; k < 3; ++k) {
     const air_vlist_t* l = &op->toks[k];
@@ -420,8 +428,11 @@ static void check_token_lists(air_vctx_t* v, uint32_t id) {
       ERR(id, "token-list", "%s cannot carry a%s %s list; %s", air_v_opname(op), k == 1 ? "n" : "",
           names[k],
           k == 0 ? "only AIR hierarchy, data-movement, wait_all and execute ops wait on tokens"
-                 : "affinity and concurrency lists belong on air.segment and air.herd "
-                   "(affinity also on air.launch)");
+          : op->kind == AIR_OP_RANK
+              ? "ranks are separate processes, which share no hardware to be affine or "
+                "concurrent on; put these lists on the launches, segments and herds inside"
+              : "affinity and concurrency lists belong on air.segment and air.herd "
+                "(affinity also on air.launch)");
     for (uint32_t i = 0; i < l->n; ++i) {
       air_vid_t t = l->items[i];
       if (!air_v_valid(v, t) || air_v_is_token(v, t)) continue;
@@ -486,8 +497,14 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
             op->sym ? op->sym : "?");
       break;
     case AIR_OPC_HIER: check_hier(v, id); break;
-    case AIR_OPC_CHANNEL_IO: air_v_check_chan_io(v, id); break;
-    case AIR_OPC_DMA: air_v_check_dma(v, id); break;
+    case AIR_OPC_CHANNEL_IO:
+      air_v_check_chan_io(v, id);
+      air_v_check_rank_chan(v, id);
+      break;
+    case AIR_OPC_DMA:
+      air_v_check_dma(v, id);
+      if (!v->ops[id].bad) air_v_check_rank_dma(v, id);
+      break;
     case AIR_OPC_EXECUTE: {
       if (op->n_regions != 1) {
         ERR(id, "structure", "air.execute needs exactly one region");
@@ -534,6 +551,8 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
   if (v->ops[id].bad) return;
   if (cls == AIR_OPC_ALLOC) air_v_check_alloc_space(v, id);
   air_v_check_herd_access(v, id);
+  if (cls == AIR_OPC_ALLOC || cls == AIR_OPC_DEALLOC) air_v_check_symmetric(v, id);
+  if (cls == AIR_OPC_UNIVERSE) air_v_check_universe(v, id);
   if (v->target == AIR_VT_AIE) air_v_check_npu_compute(v, id);
 }
 

@@ -55,6 +55,9 @@ typedef struct ix_frame_t {
   uint64_t ticket;
   void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
   uint32_t n_wait;
+  /* Traced runs only: when a herd body or an air.execute body of a PE began, for
+   * its span on the PE's track (0: not traced). */
+  int64_t t0;
 } ix_frame_t;
 
 typedef struct ix_strand_t {

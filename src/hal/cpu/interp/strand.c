@@ -21,8 +21,11 @@ ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t
   /* The first strand working for a traced PE keeps its env (and so the PE) alive
    * until the last one leaves: the body strand pops the herd's frame before it
    * exits, while strands it dispatched may still run. */
-  if (pe && pe->t0 && atomic_fetch_add_explicit(&pe->strands, 1, memory_order_acq_rel) == 0)
-    ix_env_ref(pe->env);
+  if (pe && pe->t0) {
+    s->pe_counted = true;
+    if (atomic_fetch_add_explicit(&pe->strands, 1, memory_order_acq_rel) == 0)
+      ix_env_ref(pe->env);
+  }
   s->space = space;
   if (join) ix_tok_ref(join);
   if (scope) ix_tok_ref(scope);
@@ -46,9 +49,10 @@ bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* m
  * lets go of the PE's env. */
 static void pe_leave(ix_strand_t* s, bool record) {
   ix_pe_t* pe = s->pe;
-  s->pe = NULL;
-  if (!pe || !pe->t0 || atomic_fetch_sub_explicit(&pe->strands, 1, memory_order_acq_rel) != 1)
-    return;
+  /* An uncounted strand's PE may already be gone (its body popped the env). */
+  if (!s->pe_counted) return;
+  s->pe_counted = false;
+  if (atomic_fetch_sub_explicit(&pe->strands, 1, memory_order_acq_rel) != 1) return;
   if (record && !s->abandoned && s->run->trace) {
     char name[128];
     snprintf(name, sizeof name, "air.herd @%s", pe->herd && pe->herd->sym ? pe->herd->sym : "?");

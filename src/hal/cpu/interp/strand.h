@@ -76,6 +76,7 @@ typedef struct ix_strand_t {
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
+  bool pe_counted;         /* counted in pe->strands (traced runs): pe is alive until it leaves */
 } ix_strand_t;
 
 /* Every waiter is a strand's. */

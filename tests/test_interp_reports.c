@@ -1,21 +1,27 @@
-/* test_interp_unread.c - the CPU executor's end-of-run check (issue 15):
- * transfers left unread in a channel break the spec's balance of puts and gets,
- * so the run fails naming the receiving channel index and both counts, whether
- * the counts differ per broadcast receiver or per launch instance. */
+/* test_interp_reports.c - what a CPU executor run reports besides its data
+ * (issue 15): transfers left unread in a channel break the spec's balance of puts
+ * and gets, so the run fails naming the receiving channel index and both counts;
+ * and a traced run gives every processing element a track, with its whole life
+ * as one span and its air.execute work inside, with or without linalg. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "air/program.h"
+#include "air/trace.h"
 #include "hal/cpu/interp/interp.h"
 #include "runtime/ir/ir.h"
 #include "support/exec.h"
 #include "support/programs.h"
 #include "support/status.h"
+#include "test_util.h"
 
 static air_status_t run_n(test_exec_t* x, const air_program_t* p, int64_t n) {
   air_arg_t arg;
@@ -58,9 +64,54 @@ static void test_unread_broadcast(void** state) {
   air_program_destroy(p);
 }
 
+/* vector_add's 4 PEs compute with loads, stores and arith in air.execute, no
+ * linalg: each still has a track, its life span and its work spans. */
+static void test_trace_pe_tracks(void** state) {
+  test_exec_t* x = *state;
+  air_program_t* p = test_load_file(x->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  enum { N = 4096 };
+  float* a = calloc(3 * N, sizeof(float));
+  assert_non_null(a);
+  air_arg_t args[3] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)N),
+                       test_mref(a + N, AIR_ELEM_F32, 1, (int64_t)N),
+                       test_mref(a + 2 * N, AIR_ELEM_F32, 1, (int64_t)N)};
+  air_trace_t* trace = NULL;
+  assert_null(air_trace_create(x->ctx, &trace));
+  const air_op_t* e = test_find_func(p, "vector_add");
+  air_interp_desc_t d = test_exec_desc(x, p, e, args, 3);
+  d.trace = trace;
+  test_check(air_interp_run(&d));
+  char path[] = "/tmp/air_pe_tracks_XXXXXX";
+  int fd = mkstemp(path);
+  assert_true(fd >= 0);
+  close(fd);
+  test_check(air_trace_write_json(trace, path));
+  size_t n = 0;
+  char* json = test_read_file(path, &n);
+  unlink(path);
+  assert_non_null(json);
+  for (int pe = 0; pe < 4; ++pe) {
+    char name[64];
+    snprintf(name, sizeof name, "\"herd @vadd_herd [%d, 0]\"", pe);
+    if (!strstr(json, name)) fail_msg("no track %s", name);
+  }
+  /* One life span per PE, and the air.execute spans (3 allocs, 4 adds, 1 free
+   * per PE). */
+  size_t lives = 0, work = 0;
+  for (const char* q = json; (q = strstr(q, "\"name\":\"air.herd @vadd_herd\"")); ++q) ++lives;
+  for (const char* q = json; (q = strstr(q, "\"name\":\"air.execute\"")); ++q) ++work;
+  assert_int_equal(lives, 4);
+  assert_int_equal(work, 4 * 8);
+  free(json);
+  air_trace_destroy(trace);
+  free(a);
+  air_program_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_unread_broadcast, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_trace_pe_tracks, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

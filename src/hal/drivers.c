@@ -2,17 +2,18 @@
  * names drivers: a new driver adds its header and one row to k_drivers (see
  * docs/hal.md, "Adding a driver").
  *
- * A URI is `driver` or `driver:params`. Until the hsa and xrt drivers land they
- * answer UNAVAILABLE, which is what a machine without the hardware answers too,
- * so callers already handle it. */
+ * A URI is `driver` or `driver:params`. Until the hsa driver lands it answers
+ * UNAVAILABLE, which is what a machine without the hardware answers too, so
+ * callers already handle it. */
 #include <stdio.h>
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
+#include "hal/xrt/xrt_device.h"
 #include "runtime/base/status_util.h"
 
-/* `hsa:N` and `xrt:N` are checked for shape, so a typo is INVALID_ARGUMENT on
+/* `hsa:N` is checked for shape, so a typo is INVALID_ARGUMENT on
  * every build, and then refused because the driver is not compiled in. */
 static air_status_t open_unbuilt(air_context_t* context, const char* params, const char* uri,
                                  const char* driver, const char* hardware) {
@@ -33,16 +34,10 @@ static air_status_t open_hsa(air_context_t* context, const char* params, const c
   return open_unbuilt(context, params, uri, "hsa", "GPU");
 }
 
-static air_status_t open_xrt(air_context_t* context, const char* params, const char* uri,
-                             air_device_t** out_device) {
-  (void)out_device;
-  return open_unbuilt(context, params, uri, "xrt", "NPU");
-}
-
 static const air_driver_t k_drivers[] = {
     {"cpu", "cpu, cpu:threads=N", air_cpu_device_open},
     {"hsa", "hsa:N", open_hsa},
-    {"xrt", "xrt:N", open_xrt},
+    {"xrt", "xrt:N", air_xrt_device_open},
 };
 
 const air_driver_t* air_drivers(uint32_t* out_count) {
@@ -65,7 +60,7 @@ air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* out_info)
   out_info->forms = d->forms;
   /* A row still holding its placeholder is a driver this build leaves out; a
    * driver that lands replaces the placeholder and is then listed as built. */
-  out_info->built = d->open != open_hsa && d->open != open_xrt;
+  out_info->built = d->open != open_hsa;
   return NULL;
 }
 

@@ -31,6 +31,8 @@ int airc_cmd_pack(int argc, char** argv);
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
+/* tools/airc_inspect.c: an AMDGPU code object's target and kernels. */
+int airc_cmd_inspect(int argc, char** argv);
 
 /* Keep TOOLS.md's spellings. */
 static const airc_command_t k_commands[] = {
@@ -46,6 +48,8 @@ static const airc_command_t k_commands[] = {
      "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
      "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
+    {"inspect", airc_cmd_inspect, "FILE.hsaco|FILE.airbin [--json]",
+     "print an AMDGPU code object's target, kernels and kernel arguments"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 

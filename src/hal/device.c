@@ -1,13 +1,14 @@
 /* device.c - opening devices by URI, and the device calls every driver shares.
  *
  * A URI is `driver` or `driver:params`. The driver table is const so that adding
- * the hsa and xrt drivers is one line each; until then they answer UNAVAILABLE,
+ * the xrt driver is one line; until then it answers UNAVAILABLE,
  * which is what a machine without the hardware will answer too, so callers already
  * handle it. */
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
+#include "hal/hsa/hsa_device.h"
 #include "runtime/status_util.h"
 
 static air_status_t open_unbuilt(air_context_t* context, const char* params,
@@ -18,7 +19,7 @@ static const struct {
   air_driver_open_fn_t open;
 } k_drivers[] = {
     {"cpu", air_cpu_device_open},
-    {"hsa", open_unbuilt},
+    {"hsa", air_hsa_device_open},
     {"xrt", open_unbuilt},
 };
 
@@ -34,7 +35,7 @@ bool air_parse_u32(const char* s, size_t len, uint32_t lo, uint32_t hi, uint32_t
   return true;
 }
 
-/* `hsa:N` and `xrt:N` are checked for shape, so a typo is INVALID_ARGUMENT on
+/* `xrt:N` is checked for shape, so a typo is INVALID_ARGUMENT on
  * every build, and then refused because the driver is not compiled in. */
 static air_status_t open_unbuilt(air_context_t* context, const char* params,
                                  const char* uri, air_device_t** out_device) {
@@ -45,10 +46,9 @@ static air_status_t open_unbuilt(air_context_t* context, const char* params,
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "malformed device URI '%s': expected %.3s or %.3s:N with N a device "
                       "index", uri, uri, uri);
-  bool hsa = strncmp(uri, "hsa", 3) == 0;
   return AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
-                    "device '%s': driver not built into this libairrt (%s support arrives "
-                    "with the %s driver)", uri, hsa ? "hsa" : "xrt", hsa ? "GPU" : "NPU");
+                    "device '%s': driver not built into this libairrt (xrt support arrives "
+                    "with the NPU driver)", uri);
 }
 
 air_status_t air_device_open(air_context_t* context, const char* uri,

@@ -13,7 +13,7 @@
 #include "air/context.h"
 #include "air/kernel.h"
 #include "air/program.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 static inline void check(air_status_t st) {
   if (st) {

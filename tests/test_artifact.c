@@ -25,7 +25,7 @@
 
 #include "air/air.h"
 #include "fuzz_artifact.h"
-#include "runtime/arena.h"
+#include "runtime/base/arena.h"
 #include "scheduler/artifact.h"
 #include "scheduler/artifact_format.h"
 #include "scheduler/schedule.h"

@@ -14,7 +14,7 @@
 #include "air/context.h"
 #include "air/program.h"
 #include "air/types.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 /*---------------------------------------------------------------------------*/
 /* Helpers                                                                   */

@@ -23,7 +23,7 @@
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "interp_test.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 
 /*---------------------------------------------------------------------------*/
 /* Fixture                                                                   */

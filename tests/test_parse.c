@@ -19,8 +19,8 @@
 #include "test_util.h"
 
 #include "air/context.h"
-#include "runtime/ir.h"
-#include "runtime/parse.h"
+#include "runtime/ir/ir.h"
+#include "runtime/text/parse.h"
 
 #define PROGRAMS AIR_TEST_DATA_DIR "/programs"
 #define SYNTAX AIR_TEST_DATA_DIR "/parse"

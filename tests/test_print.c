@@ -15,9 +15,9 @@
 #include "test_clock.h"
 
 #include "air/context.h"
-#include "runtime/ir.h"
-#include "runtime/print.h"
-#include "runtime/print_attr.h"
+#include "runtime/ir/ir.h"
+#include "runtime/text/print.h"
+#include "runtime/text/print_attr.h"
 
 /*---------------------------------------------------------------------------*/
 /* IR building shorthands                                                    */

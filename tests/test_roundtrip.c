@@ -16,9 +16,9 @@
 #include "test_util.h"
 
 #include "air/context.h"
-#include "runtime/ir.h"
-#include "runtime/parse.h"
-#include "runtime/print.h"
+#include "runtime/ir/ir.h"
+#include "runtime/text/parse.h"
+#include "runtime/text/print.h"
 
 static const char* const k_corpus_dirs[] = {AIR_TEST_DATA_DIR "/programs",
                                             AIR_SOURCE_DIR "/samples"};

@@ -12,11 +12,11 @@
 #include <cmocka.h>
 
 #include "air/program.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "test_util.h"
 
 int airc_cmd_report(int argc, char** argv);

@@ -22,10 +22,10 @@
 #include "hal/cpu/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/artifact.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "interp_test.h"
 
 /*---------------------------------------------------------------------------*/

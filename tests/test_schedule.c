@@ -17,14 +17,14 @@
 #include "test_clock.h"
 
 #include "air/program.h"
-#include "runtime/ir.h"
-#include "runtime/strbuf.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
 #include "scheduler/memplan.h"
 #include "scheduler/partition.h"
 #include "scheduler/report.h"
 #include "scheduler/schedule.h"
 #include "scheduler/schedule_internal.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "test_util.h"
 
 int airc_cmd_report(int argc, char** argv);

@@ -24,8 +24,8 @@
 
 #include "air/context.h"
 #include "air/program.h"
-#include "runtime/ir.h"
-#include "runtime/verify.h"
+#include "runtime/ir/ir.h"
+#include "runtime/verify/verify.h"
 
 /* Rule ids of verify.c; each must have a failing data file or a unit test. */
 static const char* const k_rules[] = {

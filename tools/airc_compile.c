@@ -10,7 +10,7 @@
 #include "air/program.h"
 #include "scheduler/artifact.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

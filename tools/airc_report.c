@@ -12,15 +12,15 @@
 
 #include "air/context.h"
 #include "air/program.h"
-#include "runtime/ir.h"
-#include "runtime/strbuf.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {

@@ -4,7 +4,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 void air_aql_fill_barrier_and(air_aql_packet_t* p, const uint64_t* deps, uint32_t n_deps,
                               uint32_t k, uint64_t completion) {

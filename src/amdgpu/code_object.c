@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct rd_t {
   const air_allocator_t* a;

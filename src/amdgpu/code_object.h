@@ -17,7 +17,7 @@
 #include "air/allocator.h"
 #include "air/status.h"
 #include "amdgpu/gfx.h"
-#include "runtime/arena.h"
+#include "runtime/base/arena.h"
 
 /* Argument kinds the runtime fills when it packs a kernarg segment (.value_kind). */
 typedef enum air_amdgpu_arg_kind_e {

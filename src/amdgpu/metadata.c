@@ -15,7 +15,7 @@
 
 #include "amdgpu/code_object.h"
 #include "runtime/base/mem.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static uint64_t be(const uint8_t* p, int n) {
   uint64_t v = 0;

@@ -1,7 +1,7 @@
 /* buffer.c - the buffer calls every driver shares: argument and range checks in
  * front of the driver's allocate / import / map. */
 #include "hal/driver.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 void air_buffer_init(air_buffer_t* b, const air_buffer_vtable_t* vtable, air_device_t* device,
                      uint64_t size, void* host_ptr, bool imported) {

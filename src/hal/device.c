@@ -9,7 +9,7 @@
 #include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
 #include "hal/hsa/hsa_device.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static air_status_t open_unbuilt(air_context_t* context, const char* params,
                                  const char* uri, air_device_t** out_device);

@@ -23,7 +23,7 @@
 #include "air/command_buffer.h"
 #include "air/device.h"
 #include "air/executable.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
 
 /*--- resources -------------------------------------------------------------*/

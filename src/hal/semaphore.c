@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "hal/futex.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 struct air_semaphore_t {
   _Atomic uint64_t value;

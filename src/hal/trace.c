@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "hal/trace_impl.h"
-#include "runtime/context_impl.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/context_impl.h"
+#include "runtime/base/status_util.h"
 
 /* A bound on memory: a runaway trace (an op inside a hot loop) stops growing here
  * and the writer says how many events were dropped, rather than exhausting RAM. */

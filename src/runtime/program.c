@@ -3,12 +3,12 @@
 #include <string.h>
 
 #include "air/program.h"
-#include "runtime/context_impl.h"
-#include "runtime/ir.h"
-#include "runtime/parse.h"
-#include "runtime/print.h"
-#include "runtime/status_util.h"
-#include "runtime/verify.h"
+#include "runtime/ir/context_impl.h"
+#include "runtime/ir/ir.h"
+#include "runtime/text/parse.h"
+#include "runtime/text/print.h"
+#include "runtime/base/status_util.h"
+#include "runtime/verify/verify.h"
 
 air_status_t air_program_create(air_context_t* context, air_program_t** out_program) {
   if (!context || !out_program)

@@ -5,8 +5,8 @@
  * names alloc ops inside the segment or herd that owns their arena. */
 #include <string.h>
 
-#include "runtime/ir.h"
-#include "runtime/status_util.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact_internal.h"
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)

@@ -5,7 +5,7 @@
  * Ranges in messages are half-open, begin..end, as in the records. */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact_internal.h"
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)

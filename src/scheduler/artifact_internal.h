@@ -10,7 +10,7 @@
 #include "air/program.h"
 #include "air/status.h"
 #include "scheduler/schedule.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 /* DATA_LOSS "NAME: <formatted>". */
 air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const char* fmt, ...)

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/artifact_format.h"
 #include "scheduler/artifact_internal.h"

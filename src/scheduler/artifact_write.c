@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
 #include "scheduler/artifact_format.h"
 

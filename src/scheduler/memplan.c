@@ -18,7 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/pack.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule_internal.h"

@@ -22,10 +22,10 @@
 #include <stdint.h>
 
 #include "air/status.h"
-#include "runtime/arena.h"
-#include "runtime/ir.h"
+#include "runtime/base/arena.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/partition.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 #define AIR_MEMPLAN_DEFAULT_ALIGNMENT 64u
 

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/pack_internal.h"
 
 /* Neighbour lists are built while they stay below this many entries (4 B each,

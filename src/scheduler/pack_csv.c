@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/pack.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_COUNT };

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/arena.h"
-#include "runtime/status_util.h"
+#include "runtime/base/arena.h"
+#include "runtime/base/status_util.h"
 
 typedef struct part_impl_t {
   air_partition_t pub;

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct pl_t {
   const air_program_t* p;

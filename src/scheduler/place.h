@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/resources.h"
 
 typedef struct air_place_t {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static const char* name_of(const air_op_t* op) { return op && op->sym ? op->sym : "-"; }
 

@@ -4,7 +4,7 @@
 #ifndef AIR_SCHEDULER_REPORT_H_
 #define AIR_SCHEDULER_REPORT_H_
 
-#include "runtime/strbuf.h"
+#include "runtime/base/strbuf.h"
 #include "scheduler/place.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule.h"

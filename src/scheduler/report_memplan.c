@@ -3,7 +3,7 @@
  * by an air.execute goes by the execute's result. */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/report.h"
 
 typedef struct plan_ops_t {

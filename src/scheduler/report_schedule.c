@@ -2,7 +2,7 @@
  * kept waits) and the host token graph as Graphviz (see report.h). */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/report.h"
 
 /* `op @sym` of a command. */

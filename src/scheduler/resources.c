@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
-#include "runtime/strbuf.h"
+#include "runtime/base/status_util.h"
+#include "runtime/base/strbuf.h"
 
 typedef struct stream_t {
   const char* sym;

@@ -9,8 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "runtime/ir.h"
-#include "scheduler/target.h"
+#include "runtime/ir/ir.h"
+#include "runtime/target/target.h"
 
 /* What one scope holds at once. */
 typedef struct air_res_t {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/schedule_internal.h"
 
 static const char* const k_cmd_names[AIR_SCHED_CMD_COUNT] = {

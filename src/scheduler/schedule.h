@@ -22,11 +22,11 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/arena.h"
-#include "runtime/ir.h"
+#include "runtime/base/arena.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/memplan.h"
 #include "scheduler/partition.h"
-#include "scheduler/target.h"
+#include "runtime/target/target.h"
 
 typedef enum air_sched_queue_kind_e {
   AIR_SCHED_Q_HOST = 0,

@@ -5,7 +5,7 @@
  * per-node stamp, barriers through a chain. */
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 #include "scheduler/schedule_internal.h"
 
 void* air_sched_zalloc(const air_allocator_t* a, size_t n, size_t size) {

@@ -9,7 +9,7 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/place.h"
 #include "scheduler/schedule.h"
 

@@ -24,7 +24,7 @@
 #include "hal/cpu/interp_internal.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static int chan_cmp(const void* a, const void* b) {
   return strcmp(((const ix_chan_t*)a)->name, ((const ix_chan_t*)b)->name);

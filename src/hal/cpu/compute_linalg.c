@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static air_status_t operand_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t i,
                                  air_memref_t** v) {

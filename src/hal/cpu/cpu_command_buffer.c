@@ -6,7 +6,7 @@
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static air_cpu_command_buffer_t* cpu_cb(air_command_buffer_t* cb) {
   return (air_cpu_command_buffer_t*)cb;

@@ -5,7 +5,7 @@
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /*--- buffers ---------------------------------------------------------------*/
 

@@ -23,7 +23,7 @@
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp.h"
 #include "hal/semaphore.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct submission_t submission_t;
 

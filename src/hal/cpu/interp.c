@@ -18,7 +18,7 @@
 #include "hal/cpu/interp_internal.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /*---------------------------------------------------------------------------*/
 /* Memory and maps                                                           */

@@ -50,7 +50,7 @@
 #include "air/status.h"
 #include "air/trace.h"
 #include "hal/cpu/pool.h"
-#include "runtime/ir.h"
+#include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
 
 /* A schedule bound to the program it was made for, checked and prepared once so

@@ -13,7 +13,7 @@
 #include "hal/cpu/interp_internal.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 int ix_failed(ix_strand_t* s, air_status_t st) {
   ix_fail(s->run, st);

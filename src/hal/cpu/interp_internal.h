@@ -30,8 +30,8 @@
 
 #include "hal/cpu/dma_internal.h"
 #include "hal/cpu/interp.h"
-#include "runtime/ir.h"
-#include "runtime/strbuf.h"
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
 
 /* Value kinds. */
 enum { IX_K_SCALAR = 0, IX_K_TOKEN = 1, IX_K_MEMREF = 2 };

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 static void par_store(ix_run_t* r, ix_par_t* p, uint64_t j, ix_val_t x) {
   uint8_t kind = p->kinds[j % p->n_inits];

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
-#include "runtime/status_util.h"
-#include "scheduler/target.h"
+#include "runtime/base/status_util.h"
+#include "runtime/target/target.h"
 
 #define PLAN_NONE UINT32_MAX
 #define PLAN_WATCH (1u << 31)

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /*---------------------------------------------------------------------------*/
 /* Lock, wait lists, parking                                                 */

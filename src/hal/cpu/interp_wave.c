@@ -25,7 +25,7 @@
 #include "hal/cpu/interp_internal.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 #define PLAN_WATCH (1u << 31)
 #define PLAN_NONE UINT32_MAX

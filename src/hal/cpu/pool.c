@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "hal/futex.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 /* Per-worker statistics live with the worker, on their own cache line, so
  * counting a task never moves a shared line between cores. */

@@ -34,7 +34,7 @@
 #include <unistd.h>
 
 #include "hal/futex.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 enum { DEFAULT_MIN_PARALLEL = 256, DEFAULT_MAX_CHUNK = 4096, DEFAULT_IDLE_SPIN_NS = 20000,
        CHUNKS_PER_THREAD = 4, SPINS_BEFORE_YIELD = 4096 };

@@ -6,7 +6,7 @@
 #include <dlfcn.h>
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 air_status_t air_hsa_api_load(const air_allocator_t* allocator, const char* path,
                               air_hsa_api_t* out) {

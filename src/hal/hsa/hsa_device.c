@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "hal/driver.h"
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 #ifdef AIR_HAVE_HSA
 #include "hal/hsa/hsa_api.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 typedef struct walk_t {
   const air_hsa_api_t* api;

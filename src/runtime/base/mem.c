@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "runtime/status_util.h"
+#include "runtime/base/status_util.h"
 
 void* air_mem_alloc(const air_allocator_t* a, size_t size) {
   return a->alloc(a->self, size ? size : 1);

@@ -1,0 +1,394 @@
+/* verify_data.c - data movement and memory: channel declarations
+ * ([broadcast-shape], [channel-type]), put/get/dma operands and lists
+ * ([dma-lists], [undeclared-channel], [rank]) and memory spaces
+ * ([memory-space]). Rule ids are documented in verify.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "runtime/verify/verify_internal.h"
+
+#define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
+
+/*---------------------------------------------------------------------------*/
+/* Channel declarations                                                      */
+/*---------------------------------------------------------------------------*/
+
+static const char* const k_chtypes[] = {"npu_dma_stream", "npu_dma_packet", "npu_cascade",
+                                        "npu_mmio", "gpu_symmetric_heap"};
+
+/* Reads an integer array attribute (ARRAY of INT, or DENSE); false otherwise. */
+static bool attr_ints(const air_vctx_t* v, const air_attr_t* a, uint32_t max, int64_t* out,
+                      uint32_t* n) {
+  a = air_ir_attr_resolve(v->p, a);
+  if (!a) return false;
+  if (a->kind == AIR_ATTR_DENSE) {
+    if (a->n > max || (a->n && !a->ints)) return false;
+    for (uint32_t i = 0; i < a->n; ++i) out[i] = a->ints[i];
+    *n = a->n;
+    return true;
+  }
+  if (a->kind != AIR_ATTR_ARRAY || a->n > max || (a->n && !a->elems)) return false;
+  for (uint32_t i = 0; i < a->n; ++i) {
+    const air_attr_t* e = air_ir_attr_resolve(v->p, &a->elems[i]);
+    if (!e || e->kind != AIR_ATTR_INT) return false;
+    out[i] = e->i;
+  }
+  *n = a->n;
+  return true;
+}
+
+static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
+  const air_op_t* op = v->ops[id].op;
+  const char* name = op->sym;
+  c->op = id;
+  c->depth = 1;
+  if (op->n_lists < 1 || !op->lists) {
+    ERR(id, "structure", "air.channel @%s has no dimension list", name);
+    c->bad = true;
+    return;
+  }
+  const air_ixlist_t* d = &op->lists[0];
+  c->rank = d->n;
+  c->dims = air_v_calloc(v, d->n, sizeof(int64_t));
+  c->bdims = air_v_calloc(v, d->n, sizeof(int64_t));
+  if (!c->dims || !c->bdims || (d->n && !d->items)) {
+    c->bad = true;
+    return;
+  }
+  for (uint32_t k = 0; k < d->n; ++k) {
+    if (d->items[k].value) {
+      ERR(id, "structure", "dimension #%u of air.channel @%s must be an integer literal", k, name);
+      c->bad = true;
+    } else if (d->items[k].cst <= 0) {
+      ERR(id, "broadcast-shape",
+          "dimension #%u of air.channel @%s is %lld; channel dimensions must be >= 1", k, name,
+          (long long)d->items[k].cst);
+      c->bad = true;
+    }
+    c->dims[k] = c->bdims[k] = d->items[k].cst;
+  }
+  const air_attr_t* bs = air_ir_attr_get(op, "broadcast_shape");
+  if (bs) {
+    int64_t shape[64];
+    uint32_t n = 0;
+    if (!attr_ints(v, bs, 64, shape, &n)) {
+      ERR(id, "broadcast-shape", "broadcast_shape of air.channel @%s must be a list of integers",
+          name);
+      c->bad = true;
+    } else if (n != c->rank) {
+      ERR(id, "broadcast-shape",
+          "broadcast_shape of air.channel @%s has %u dimensions but the channel has %u; give "
+          "one size per channel dimension",
+          name, n, c->rank);
+      c->bad = true;
+    } else {
+      for (uint32_t k = 0; k < n; ++k) {
+        if (shape[k] <= 0) {
+          ERR(id, "broadcast-shape",
+              "broadcast_shape dimension #%u of air.channel @%s is %lld; it must be >= 1", k, name,
+              (long long)shape[k]);
+          c->bad = true;
+        } else if (c->dims[k] > 0 && c->dims[k] != shape[k] && c->dims[k] != 1) {
+          ERR(id, "broadcast-shape",
+              "air.channel @%s cannot broadcast dimension #%u from %lld to %lld: under NumPy "
+              "broadcasting a dimension must equal the broadcast size or be 1",
+              name, k, (long long)c->dims[k], (long long)shape[k]);
+          c->bad = true;
+        } else {
+          c->bdims[k] = shape[k];
+          if (shape[k] != c->dims[k]) c->broadcast = true;
+        }
+      }
+    }
+  }
+  const air_attr_t* dp = air_ir_attr_get(op, "depth");
+  if (dp) {
+    dp = air_ir_attr_resolve(v->p, dp);
+    if (!dp || dp->kind != AIR_ATTR_INT) {
+      ERR(id, "channel-type", "depth of air.channel @%s must be an integer", name);
+    } else if (dp->i < 1) {
+      ERR(id, "channel-type", "depth of air.channel @%s is %lld; it must be >= 1 (1 = rendezvous)",
+          name, (long long)dp->i);
+    } else {
+      c->depth = dp->i;
+    }
+  }
+  c->type = AIR_VCH_STREAM;
+  const air_attr_t* ty = air_ir_attr_get(op, "channel_type");
+  if (ty) {
+    ty = air_ir_attr_resolve(v->p, ty);
+    c->type = AIR_VCH_UNKNOWN;
+    if (ty && ty->kind == AIR_ATTR_STRING && ty->s) {
+      for (int i = 0; i < 5; ++i)
+        if (strlen(k_chtypes[i]) == ty->n && memcmp(k_chtypes[i], ty->s, ty->n) == 0)
+          c->type = (air_vchtype_t)i;
+    }
+    if (c->type == AIR_VCH_UNKNOWN)
+      ERR(id, "channel-type",
+          "channel_type of air.channel @%s must be one of \"npu_dma_stream\", "
+          "\"npu_dma_packet\", \"npu_cascade\", \"npu_mmio\", \"gpu_symmetric_heap\"",
+          name);
+  }
+  bool npu = v->target == AIR_VT_NPU1 || v->target == AIR_VT_NPU2;
+  /* Only a written type is held against the target: the default is the spec's
+   * NPU default, not a request for NPU hardware. */
+  if (ty && v->target == AIR_VT_MI300X && c->type <= AIR_VCH_MMIO)
+    ERR(id, "channel-type",
+        "air.channel @%s has NPU channel type \"%s\", which target mi300x does not provide; "
+        "use data movement through L2/L3 memrefs instead",
+        name, k_chtypes[c->type]);
+  if (npu && c->type == AIR_VCH_SYMHEAP)
+    ERR(id, "channel-type",
+        "air.channel @%s has GPU channel type \"gpu_symmetric_heap\", which target %s does not "
+        "provide; use an npu_* channel type",
+        name, air_v_target_name(v->target));
+  uint64_t np = 1;
+  for (uint32_t k = 0; k < c->rank && np; ++k)
+    np = (c->bdims[k] > 0 && np <= (1u << 20) / (uint64_t)c->bdims[k]) ? np * (uint64_t)c->bdims[k]
+                                                                       : 0;
+  c->npoints = c->bad ? 0 : np;
+}
+
+void air_v_collect_channels(air_vctx_t* v) {
+  uint32_t n = 0;
+  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j))
+    if (v->ops[j].op->kind == AIR_OP_CHANNEL && !v->ops[j].bad && v->ops[j].op->sym) n++;
+  v->chans = air_v_calloc(v, n, sizeof(air_vchan_t));
+  if (!v->chans) return;
+  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j)) {
+    const air_op_t* op = v->ops[j].op;
+    if (op->kind != AIR_OP_CHANNEL || v->ops[j].bad || !op->sym) continue;
+    /* A duplicate name was reported by build_symbols; uses resolve to the first. */
+    v->ops[j].chan = v->n_chans;
+    check_channel_decl(v, j, &v->chans[v->n_chans++]);
+  }
+}
+
+/*---------------------------------------------------------------------------*/
+/* Data-movement lists                                                       */
+/*---------------------------------------------------------------------------*/
+
+/* Checks one side's [offsets][sizes][strides]; returns the static element count
+ * of the transfer, or -1 when it is not static. */
+static int64_t check_lists(air_vctx_t* v, uint32_t id, const air_ixlist_t* l, air_vid_t mem,
+                           const char* side) {
+  const air_op_t* op = v->ops[id].op;
+  const char* on = air_v_opname(op);
+  static const char* const what[3] = {"offset", "size", "stride"};
+  bool ok = true;
+  for (int k = 0; k < 3; ++k) {
+    if (l[k].n && !l[k].items) return -1;
+    for (uint32_t i = 0; i < l[k].n; ++i) {
+      const air_ix_t* ix = &l[k].items[i];
+      if (ix->value) air_v_want_index(v, id, ix->value, "%s %s #%u", side, what[k], i);
+      int64_t c;
+      if (!air_v_ix_const(v, ix, &c)) continue;
+      if ((k == 1 && c <= 0) || (k != 1 && c < 0)) {
+        ERR(id, "dma-lists", "%s %s #%u of %s is %lld; %s", side, what[k], i, on, (long long)c,
+            k == 1 ? "sizes must be >= 1" : "offsets and strides must be >= 0");
+        ok = false;
+      }
+    }
+  }
+  if (l[1].n != l[2].n) {
+    ERR(id, "dma-lists",
+        "%s of %s has %u sizes but %u strides; give one stride per size (or leave all "
+        "three lists empty for the whole memref)",
+        side, on, l[1].n, l[2].n);
+    ok = false;
+  }
+  if (l[0].n > l[1].n) {
+    ERR(id, "dma-lists",
+        "%s of %s has %u offsets but %u sizes; offsets may not be longer than sizes (missing "
+        "leading offsets are 0)",
+        side, on, l[0].n, l[1].n);
+    ok = false;
+  }
+  if (!ok) return -1;
+  int64_t count = 1;
+  if (l[1].n == 0) {
+    const air_type_info_t* t = air_v_type(v, mem);
+    if (t->kind != AIR_TYPE_MEMREF || (t->rank && !t->shape)) return -1;
+    for (uint32_t i = 0; i < t->rank; ++i)
+      if (t->shape[i] == AIR_DIM_DYNAMIC || t->shape[i] < 0 ||
+          __builtin_mul_overflow(count, t->shape[i], &count))
+        return -1;
+    return count;
+  }
+  for (uint32_t i = 0; i < l[1].n; ++i) {
+    int64_t c;
+    if (!air_v_ix_const(v, &l[1].items[i], &c) || __builtin_mul_overflow(count, c, &count))
+      return -1;
+  }
+  return count;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Channel and DMA ops                                                       */
+/*---------------------------------------------------------------------------*/
+
+void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
+  air_op_t* op = v->ops[id].op;
+  const char* on = air_v_opname(op);
+  uint32_t n = op->iaux[0];
+  bool dest = op->flags & AIR_OPF_HAS_DEST;
+  if (dest && op->kind == AIR_OP_GET)
+    ERR(id, "structure", "air.channel.get takes no dest(...) operand");
+  if (n >= op->n_operands || op->n_operands != n + 1 + (dest ? 1 : 0) || op->n_lists < 3 ||
+      !op->lists || !op->sym) {
+    ERR(id, "structure",
+        "%s must have %u index operands, one memref%s and offset/size/stride lists", on, n,
+        dest ? " and one dest" : "");
+    v->ops[id].bad = 1;
+    return;
+  }
+  for (uint32_t k = 0; k < n; ++k) air_v_want_index(v, id, op->operands[k], "channel index #%u", k);
+  air_vid_t mem = op->operands[n];
+  air_v_want_memref(v, id, mem, "the data operand");
+  check_lists(v, id, op->lists, mem, op->kind == AIR_OP_PUT ? "the source" : "the destination");
+  air_v_check_async(v, id);
+
+  uint32_t c = air_v_symbol(v, op->sym);
+  if (c == AIR_V_NONE || v->ops[c].op->kind != AIR_OP_CHANNEL || v->ops[c].chan == AIR_V_NONE) {
+    ERR(id, "undeclared-channel",
+        "%s names @%s, which is not a declared channel; declare it at module level "
+        "(air.channel @%s [...])",
+        on, op->sym, op->sym);
+    return;
+  }
+  uint32_t ci = v->ops[c].chan;
+  v->ops[id].chan = ci;
+  const air_vchan_t* ch = &v->chans[ci];
+  if (!ch->dims) return;
+  bool ones = true;
+  for (uint32_t k = 0; k < ch->rank; ++k) ones = ones && ch->dims[k] == 1 && ch->bdims[k] == 1;
+  if (n != ch->rank && !(n == 0 && ones)) {
+    ERR(id, "undeclared-channel",
+        "air.channel @%s has %u dimensions but %s gives %u indices; give one index per "
+        "dimension",
+        op->sym, ch->rank, on, n);
+  } else {
+    const int64_t* lim = op->kind == AIR_OP_PUT ? ch->dims : ch->bdims;
+    for (uint32_t k = 0; k < n; ++k) {
+      int64_t x;
+      if (air_v_const(v, op->operands[k], &x) && (x < 0 || x >= lim[k]))
+        ERR(id, "undeclared-channel",
+            "index #%u of %s is %lld, outside [0, %lld) of air.channel @%s%s", k, on, (long long)x,
+            (long long)lim[k], op->sym,
+            ch->broadcast && op->kind == AIR_OP_GET ? " (gets index the broadcast_shape)" : "");
+    }
+  }
+  if (ch->type == AIR_VCH_SYMHEAP)
+    ERR(id, "rank",
+        "%s uses the gpu_symmetric_heap channel @%s, which needs an enclosing air.rank scope; "
+        "air.rank is not supported by this build",
+        on, op->sym);
+  if (ch->type == AIR_VCH_MMIO && op->kind == AIR_OP_GET) {
+    const air_type_info_t* t = air_v_type(v, mem);
+    if (t->kind == AIR_TYPE_MEMREF && t->memspace != AIR_MEM_L1)
+      ERR(id, "channel-type",
+          "npu_mmio channel @%s delivers into a tile-local L1 buffer, but this get writes %s "
+          "(space %d)",
+          op->sym, air_v_space_name(t->memspace), (int)t->memspace);
+  }
+}
+
+void air_v_check_dma(air_vctx_t* v, uint32_t id) {
+  air_op_t* op = v->ops[id].op;
+  if (op->n_operands != 2 || op->n_lists < 6 || !op->lists) {
+    ERR(id, "structure",
+        "air.dma_memcpy_nd must have a destination and a source memref, each "
+        "with offset/size/stride lists");
+    v->ops[id].bad = 1;
+    return;
+  }
+  air_vid_t dst = op->operands[0], src = op->operands[1];
+  air_v_want_memref(v, id, dst, "the destination");
+  air_v_want_memref(v, id, src, "the source");
+  int64_t nd = check_lists(v, id, op->lists, dst, "the destination");
+  int64_t ns = check_lists(v, id, op->lists + 3, src, "the source");
+  const air_type_info_t* td = air_v_type(v, dst);
+  const air_type_info_t* ts = air_v_type(v, src);
+  if (td->kind == AIR_TYPE_MEMREF && ts->kind == AIR_TYPE_MEMREF && td->elem != ts->elem)
+    ERR(id, "dma-lists",
+        "air.dma_memcpy_nd copies %s elements into %s elements; source and destination must "
+        "have the same element type",
+        air_elem_name(ts->elem), air_elem_name(td->elem));
+  else if (nd >= 0 && ns >= 0 && nd != ns)
+    ERR(id, "dma-lists",
+        "air.dma_memcpy_nd moves %lld elements out of the source but %lld into the "
+        "destination; make both sides' sizes describe the same number of elements",
+        (long long)ns, (long long)nd);
+  air_v_check_async(v, id);
+  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
+    ERR(id, "rank",
+        "src_rank/dst_rank need an enclosing air.rank scope and air.symmetric memrefs; air.rank "
+        "is not supported by this build");
+}
+
+/*---------------------------------------------------------------------------*/
+/* Memory spaces                                                             */
+/*---------------------------------------------------------------------------*/
+
+/* Memory spaces of every memref the op defines, reported once per type. */
+static void check_space_of(air_vctx_t* v, uint32_t id, air_tid_t t, uint8_t* seen) {
+  const air_type_info_t* ti = air_ir_type(v->p, t);
+  if (ti->kind != AIR_TYPE_MEMREF || t >= v->p->n_types || seen[t]) return;
+  if (ti->memspace == AIR_MEM_L1 || ti->memspace == AIR_MEM_L2 || ti->memspace == AIR_MEM_L3)
+    return;
+  char tb[96];
+  seen[t] = 1;
+  ERR(id, "memory-space", "%s has memory space %d; AIR has L3 (0), L2 (1) and L1 (2) only",
+      air_v_tname(v, t, tb, sizeof tb), (int)ti->memspace);
+}
+
+void air_v_check_spaces(air_vctx_t* v, uint32_t id, uint8_t* seen) {
+  const air_op_t* op = v->ops[id].op;
+  for (uint32_t i = 0; i < op->n_results && op->results; ++i)
+    check_space_of(v, id, air_v_vtype(v, op->results[i]), seen);
+  for (uint32_t i = 0; i < op->n_types && op->types; ++i) check_space_of(v, id, op->types[i], seen);
+  for (uint32_t r = 0; r < op->n_regions && op->regions; ++r) {
+    const air_block_t* b = op->regions[r];
+    for (uint32_t i = 0; b && b->args && i < b->n_args; ++i)
+      check_space_of(v, id, air_v_vtype(v, b->args[i]), seen);
+  }
+}
+
+void air_v_check_alloc_space(air_vctx_t* v, uint32_t id) {
+  const air_op_t* op = v->ops[id].op;
+  if (op->n_results != 1) return;
+  const air_type_info_t* t = air_v_type(v, op->results[0]);
+  if (t->kind != AIR_TYPE_MEMREF) return;
+  uint32_t herd = air_v_enclosing(v, id, AIR_OP_HERD);
+  uint32_t seg = air_v_enclosing(v, id, AIR_OP_SEGMENT);
+  if (t->memspace == AIR_MEM_L1 && herd == AIR_V_NONE)
+    ERR(id, "memory-space",
+        "memref.alloc in L1 (space 2) must be inside an air.herd: L1 is per-PE tile memory; "
+        "allocate it in the herd body");
+  else if (t->memspace == AIR_MEM_L2 && (seg == AIR_V_NONE || herd != AIR_V_NONE))
+    ERR(id, "memory-space",
+        "memref.alloc in L2 (space 1) must be in an air.segment body outside its herds: L2 is "
+        "the segment's shared memory");
+}
+
+/* With target npu1/npu2 compute inside a herd touches L1 only (spec 2.3). */
+void air_v_check_npu_compute(air_vctx_t* v, uint32_t id) {
+  const air_op_t* op = v->ops[id].op;
+  air_opcls_t cls = air_opkind_class(op->kind);
+  if (cls != AIR_OPC_LINALG && cls != AIR_OPC_LOAD && cls != AIR_OPC_STORE && cls != AIR_OPC_COPY &&
+      cls != AIR_OPC_CALL)
+    return;
+  uint32_t herd = air_v_enclosing(v, id, AIR_OP_HERD);
+  if (herd == AIR_V_NONE) return;
+  for (uint32_t i = 0; i < op->n_operands; ++i) {
+    const air_type_info_t* t = air_v_type(v, op->operands[i]);
+    if (t->kind != AIR_TYPE_MEMREF || t->memspace == AIR_MEM_L1) continue;
+    char nb[64];
+    ERR(id, "memory-space",
+        "%s in the air.herd at %u:%u uses %s in %s (space %d); on %s a PE computes on L1 (space "
+        "2) only: bring the data in with air.dma_memcpy_nd or a channel first",
+        air_v_opname(op), v->ops[herd].op->line, v->ops[herd].op->col,
+        air_v_vname(v, op->operands[i], nb, sizeof nb), air_v_space_name(t->memspace),
+        (int)t->memspace, air_v_target_name(v->target));
+  }
+}

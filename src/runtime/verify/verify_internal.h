@@ -1,0 +1,181 @@
+/* verify_internal.h - state shared by the verifier's passes (verify*.c).
+ *
+ * air_verify first indexes the program: every op reachable through well-formed
+ * links gets a pre-order id, so a subtree is the id range [id, end) and later
+ * passes iterate arrays instead of chasing pointers. Values get an owner record
+ * (defining op or region-owning op). Everything here is scratch memory from the
+ * program's allocator, freed before air_verify returns.
+ */
+#ifndef AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_
+#define AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/ir/ir.h"
+#include "runtime/base/strbuf.h"
+
+#define AIR_V_NONE UINT32_MAX
+/* Deeper nesting is reported and not analysed, so every pass may recurse. */
+#define AIR_V_MAX_DEPTH 400
+/* Beyond this many lines the message ends with a count of the rest. */
+#define AIR_V_MAX_ERRORS 10000
+
+typedef enum air_vtarget_e {
+  AIR_VT_ANY = 0,
+  AIR_VT_CPU,
+  AIR_VT_NPU1,
+  AIR_VT_NPU2,
+  AIR_VT_MI300X
+} air_vtarget_t;
+
+typedef enum air_vchtype_e {
+  AIR_VCH_STREAM = 0,
+  AIR_VCH_PACKET,
+  AIR_VCH_CASCADE,
+  AIR_VCH_MMIO,
+  AIR_VCH_SYMHEAP,
+  AIR_VCH_UNKNOWN
+} air_vchtype_t;
+
+typedef struct air_vop_t {
+  air_op_t* op;
+  uint32_t parent; /* enclosing op id; NONE for the module */
+  uint32_t end;    /* one past the last id of the subtree */
+  uint32_t region; /* which region of the parent holds the op */
+  uint32_t scope;  /* innermost enclosing isolated op (module/func/launch/segment/herd) */
+  uint32_t hier;   /* innermost enclosing launch/segment/herd */
+  uint32_t exec;   /* innermost enclosing air.execute */
+  uint32_t chan;   /* put/get: index into chans; NONE when undeclared */
+  uint16_t depth;
+  uint8_t bad;      /* shape broken: later passes must not interpret the op */
+  uint8_t has_chan; /* the subtree holds a put/get of a declared channel */
+} air_vop_t;
+
+typedef struct air_vval_t {
+  uint32_t owner;  /* defining op id, or the id of the op owning the block */
+  uint32_t index;  /* result number or argument number */
+  uint32_t region; /* block arguments: region of the owner */
+  uint8_t is_arg;
+} air_vval_t;
+
+typedef struct air_vchan_t {
+  uint32_t op; /* id of the air.channel op */
+  uint32_t rank;
+  int64_t* dims;    /* put side */
+  int64_t* bdims;   /* get side: broadcast_shape, else dims */
+  uint64_t npoints; /* product of bdims; 0 when invalid or too large to track */
+  int64_t depth;
+  air_vchtype_t type;
+  bool bad; /* declaration errors: channel-level analyses skip it */
+  bool broadcast;
+} air_vchan_t;
+
+typedef struct air_vdiag_t {
+  uint32_t line, col, seq;
+  size_t off, len;
+} air_vdiag_t;
+
+typedef struct air_vctx_t {
+  const air_program_t* p;
+  const air_allocator_t* a;
+  air_vtarget_t target;
+  air_vop_t* ops;
+  uint32_t n_ops, cap_ops;
+  air_vval_t* vals; /* p->n_values entries */
+  uint32_t* uses;   /* use count per value */
+  air_vchan_t* chans;
+  uint32_t n_chans;
+  uint32_t* syms; /* open-addressing table of module-level symbol op ids */
+  uint32_t sym_cap;
+  void** blocks; /* open-addressing set of visited blocks */
+  uint32_t block_cap, n_blocks;
+  air_sb_t text; /* diagnostic bodies */
+  air_vdiag_t* diags;
+  uint32_t n_diags, cap_diags, n_dropped;
+  bool oom;
+  bool too_deep;
+} air_vctx_t;
+
+/* Records `[rule] message` at op's location (module location when op is NULL). */
+void air_v_error(air_vctx_t* v, const air_op_t* op, const char* rule, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Zeroed scratch memory; NULL (and v->oom) on failure. Free with air_v_free. */
+void* air_v_calloc(air_vctx_t* v, size_t n, size_t size);
+void air_v_free(air_vctx_t* v, void* ptr);
+/* "%name" or "value #id" in buf. */
+const char* air_v_vname(const air_vctx_t* v, air_vid_t vid, char* buf, size_t n);
+/* Short op name for messages ("air.herd", "arith.constant", "operation"). */
+const char* air_v_opname(const air_op_t* op);
+/* Module-level symbol lookup: op id of the func/channel named `name`, or NONE. */
+uint32_t air_v_symbol(const air_vctx_t* v, const char* name);
+
+static inline bool air_v_valid(const air_vctx_t* v, air_vid_t vid) {
+  return vid != 0 && vid < v->p->n_values;
+}
+static inline const air_type_info_t* air_v_type(const air_vctx_t* v, air_vid_t vid) {
+  return air_ir_type(v->p, air_v_valid(v, vid) ? v->p->values[vid].type : 0);
+}
+static inline bool air_v_is_index(const air_vctx_t* v, air_vid_t vid) {
+  const air_type_info_t* t = air_v_type(v, vid);
+  return t->kind == AIR_TYPE_SCALAR && t->elem == AIR_ELEM_INDEX;
+}
+static inline bool air_v_is_token(const air_vctx_t* v, air_vid_t vid) {
+  return air_v_type(v, vid)->kind == AIR_TYPE_TOKEN;
+}
+static inline bool air_v_is_memref(const air_vctx_t* v, air_vid_t vid) {
+  return air_v_type(v, vid)->kind == AIR_TYPE_MEMREF;
+}
+static inline bool air_v_is_hier(air_opkind_t k) {
+  return k == AIR_OP_LAUNCH || k == AIR_OP_SEGMENT || k == AIR_OP_HERD;
+}
+static inline bool air_v_is_chan_io(air_opkind_t k) {
+  return k == AIR_OP_PUT || k == AIR_OP_GET;
+}
+/* The first child of `id` in region r, iterating siblings with ops[j].end. */
+static inline uint32_t air_v_first_child(const air_vctx_t* v, uint32_t id, uint32_t r) {
+  uint32_t j = id + 1;
+  while (j < v->ops[id].end && v->ops[j].region < r) j = v->ops[j].end;
+  return j < v->ops[id].end && v->ops[j].region == r ? j : AIR_V_NONE;
+}
+static inline uint32_t air_v_next_sibling(const air_vctx_t* v, uint32_t parent, uint32_t j) {
+  uint32_t k = v->ops[j].end;
+  return k < v->ops[parent].end && v->ops[k].region == v->ops[j].region ? k : AIR_V_NONE;
+}
+static inline air_tid_t air_v_vtype(const air_vctx_t* v, air_vid_t vid) {
+  return air_v_valid(v, vid) ? v->p->values[vid].type : 0;
+}
+/* Resolves a value to an integer constant when an arith.constant defines it. */
+bool air_v_const(const air_vctx_t* v, air_vid_t vid, int64_t* out);
+/* An index-list entry as a constant (literal, or a constant value). */
+bool air_v_ix_const(const air_vctx_t* v, const air_ix_t* ix, int64_t* out);
+
+/* Shared by verify_ops.c and verify_data.c. */
+const char* air_v_tname(const air_vctx_t* v, air_tid_t t, char* buf, size_t n);
+const char* air_v_space_name(int32_t space); /* "L1", "L2", "L3" */
+const char* air_v_target_name(air_vtarget_t t);
+/* The innermost enclosing op of kind k on the launch/segment/herd chain. */
+uint32_t air_v_enclosing(const air_vctx_t* v, uint32_t id, air_opkind_t k);
+/* [structure] unless the value is an index / a memref; fmt names the operand. */
+void air_v_want_index(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+void air_v_want_memref(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* [async-result]: async form <=> exactly one token result. */
+void air_v_check_async(air_vctx_t* v, uint32_t id);
+
+/* verify_data.c */
+void air_v_collect_channels(air_vctx_t* v); /* fills v->chans, checks declarations */
+void air_v_check_chan_io(air_vctx_t* v, uint32_t id);
+void air_v_check_dma(air_vctx_t* v, uint32_t id);
+void air_v_check_spaces(air_vctx_t* v, uint32_t id, uint8_t* seen_types);
+void air_v_check_alloc_space(air_vctx_t* v, uint32_t id);
+void air_v_check_npu_compute(air_vctx_t* v, uint32_t id);
+
+/* Passes, in the order air_verify runs them. */
+void air_v_check_ops(air_vctx_t* v);      /* verify_ops.c: per-op rules */
+void air_v_check_scopes(air_vctx_t* v);   /* verify_scope.c: dominance, isolation, tokens */
+void air_v_check_balance(air_vctx_t* v);  /* verify_balance.c */
+void air_v_check_deadlock(air_vctx_t* v); /* verify_deadlock.c */
+
+#endif /* AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_ */

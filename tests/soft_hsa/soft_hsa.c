@@ -5,6 +5,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,11 +438,11 @@ static hsa_status_t agent_info(hsa_agent_t agent, hsa_agent_info_t attr, void* v
       return HSA_STATUS_SUCCESS;
     case HSA_AGENT_INFO_NAME:
       memset(value, 0, 64);
-      strncpy(value, gpu ? soft->gpu_name : "soft-cpu", 63);
+      snprintf(value, 64, "%s", gpu ? soft->gpu_name : "soft-cpu");
       return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_PRODUCT_NAME:
       memset(value, 0, 64);
-      strncpy(value, gpu ? "soft HSA GPU (tests)" : "soft HSA CPU", 63);
+      snprintf(value, 64, "%s", gpu ? "soft HSA GPU (tests)" : "soft HSA CPU");
       return HSA_STATUS_SUCCESS;
     case HSA_AMD_AGENT_INFO_COMPUTE_UNIT_COUNT:
       *(uint32_t*)value = gpu ? soft->opt.compute_units : 2;
@@ -531,7 +532,7 @@ static soft_kernel_t* add_kernel(soft_hsa_t* soft, const char* name, uint32_t ke
                                  uint32_t group, uint32_t priv) {
   soft_kernel_t* k = calloc(1, sizeof *k);
   if (!k) return NULL;
-  strncpy(k->name, name, sizeof k->name - 1);
+  snprintf(k->name, sizeof k->name, "%s", name);
   k->kernarg_size = kernarg;
   k->kernarg_align = align;
   k->group_size = group;
@@ -625,7 +626,7 @@ soft_hsa_t* soft_hsa_create(const soft_hsa_options_t* options, air_hsa_api_t* ap
   soft_hsa_t* soft = calloc(1, sizeof *soft);
   if (!soft) return NULL;
   if (options) soft->opt = *options;
-  strncpy(soft->gpu_name, soft->opt.gpu_name ? soft->opt.gpu_name : "gfx90a", sizeof soft->gpu_name - 1);
+  snprintf(soft->gpu_name, sizeof soft->gpu_name, "%s", soft->opt.gpu_name ? soft->opt.gpu_name : "gfx90a");
   if (!soft->opt.compute_units) soft->opt.compute_units = 104;
   if (!soft->opt.queue_max_size) soft->opt.queue_max_size = 4096;
   soft->pools[0] = (soft_pool_t){true, HSA_AMD_MEMORY_POOL_GLOBAL_FLAG_COARSE_GRAINED};

@@ -20,6 +20,11 @@ endforeach()
 add_executable(air-bench ${CMAKE_CURRENT_LIST_DIR}/air_bench_main.c)
 target_link_libraries(air-bench PRIVATE air_bench_dag_overhead air_bench_arena_pack
   air_bench_dma_copy air_bench_signal_latency air_bench_submit_sweep air_bench_matmul)
+# hsa-dispatch (bench/hsa_dispatch.cmake) when the software HSA queue is built.
+if(TARGET air_soft_hsa)
+  target_link_libraries(air-bench PRIVATE air_bench_hsa_dispatch)
+  target_compile_definitions(air-bench PRIVATE AIR_BENCH_HSA=1)
+endif()
 if(TARGET air_bench_dag_libomp_helper)
   add_dependencies(air-bench air_bench_dag_libomp_helper)
 endif()

@@ -19,6 +19,7 @@ typedef struct soft_signal_t {
   _Atomic uint32_t waiters;
   soft_hsa_t* soft;
   bool doorbell;            /* a queue's doorbell: wakes only its consumer */
+  bool gpu_only;            /* HSA_AMD_SIGNAL_AMD_GPU_ONLY: stores wake nobody */
 } soft_signal_t;
 
 typedef struct soft_kernel_t {
@@ -83,7 +84,9 @@ static void s_store(hsa_signal_t s, hsa_signal_value_t v) {
     return;
   }
   atomic_store(&sig(s)->value, v);
-  signal_changed(sig(s));
+  /* Like ROCr's memory-only signals: packet processors poll them, so a store
+   * (the host's reset) raises no event. */
+  if (!sig(s)->gpu_only) signal_changed(sig(s));
 }
 
 static void s_add(soft_signal_t* s, int64_t d) {
@@ -110,6 +113,14 @@ static hsa_status_t signal_create(hsa_signal_value_t v, uint32_t n, const hsa_ag
   if (g_soft) atomic_fetch_add(&g_soft->signals_created, 1);
   out->handle = (uint64_t)(uintptr_t)s;
   return HSA_STATUS_SUCCESS;
+}
+
+static hsa_status_t amd_signal_create(hsa_signal_value_t v, uint32_t n, const hsa_agent_t* c,
+                                      uint64_t attributes, hsa_signal_t* out) {
+  hsa_status_t st = signal_create(v, n, c, out);
+  if (st == HSA_STATUS_SUCCESS && n == 0 && (attributes & HSA_AMD_SIGNAL_AMD_GPU_ONLY))
+    sig(*out)->gpu_only = true;
+  return st;
 }
 
 static hsa_status_t signal_destroy(hsa_signal_t s) {
@@ -647,6 +658,7 @@ soft_hsa_t* soft_hsa_create(const soft_hsa_options_t* options, air_hsa_api_t* ap
   api->hsa_queue_add_write_index_relaxed = q_add_write;
   api->hsa_queue_load_read_index_scacquire = q_load_read;
   api->hsa_signal_create = signal_create;
+  api->hsa_amd_signal_create = amd_signal_create;
   api->hsa_signal_destroy = signal_destroy;
   api->hsa_signal_load_scacquire = signal_load;
   api->hsa_signal_store_relaxed = s_store;

@@ -35,6 +35,9 @@
   X(hsa_signal_create, hsa_status_t,                                                         \
     (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t* consumers, \
      hsa_signal_t* signal))                                                                  \
+  X(hsa_amd_signal_create, hsa_status_t,                                                     \
+    (hsa_signal_value_t initial_value, uint32_t num_consumers, const hsa_agent_t* consumers, \
+     uint64_t attributes, hsa_signal_t* signal))                                             \
   X(hsa_signal_destroy, hsa_status_t, (hsa_signal_t signal))                                 \
   X(hsa_signal_load_scacquire, hsa_signal_value_t, (hsa_signal_t signal))                    \
   X(hsa_signal_store_relaxed, void, (hsa_signal_t signal, hsa_signal_value_t value))         \

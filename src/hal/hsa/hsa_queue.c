@@ -243,7 +243,9 @@ static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out) {
     s = q->free_sigs[--q->n_free];
     q->api->hsa_signal_store_relaxed(s, 1);
   } else {
-    hsa_status_t st = q->api->hsa_signal_create(1, 0, NULL, &s);
+    /* Only packet processors wait on it: ROCr then makes a plain memory signal,
+     * whose reset below is a store, not a kernel event. */
+    hsa_status_t st = q->api->hsa_amd_signal_create(1, 0, NULL, HSA_AMD_SIGNAL_AMD_GPU_ONLY, &s);
     if (st != HSA_STATUS_SUCCESS) return air_hsa_status(&q->allocator, q->api, st, "hsa_signal_create");
     q->stats.signals_created++;
   }

@@ -28,7 +28,9 @@
 #include "runtime/base/arena.h"
 #include "scheduler/artifact.h"
 #include "scheduler/artifact_format.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
+#include "scheduler/schedule_bind.h"
 #include "test_util.h"
 
 /*---------------------------------------------------------------------------*/
@@ -493,7 +495,7 @@ static void test_corrupt_meta(void** state) {
   fixture_t* f = *state;
   assert_host_mix_layout(f->sched);
   const field_case_t cases[] = {
-      {AIR_ART_META, 0, "version", 2, AIR_STATUS_DATA_LOSS, ".air.meta: version 2, this build reads 1"},
+      {AIR_ART_META, 0, "version", 3, AIR_STATUS_DATA_LOSS, ".air.meta: version 3, this build reads 2"},
       {AIR_ART_META, 0, "flags", 4, AIR_STATUS_DATA_LOSS, ".air.meta: flags 0x4"},
       {AIR_ART_META, 0, "n_cmds", 12, AIR_STATUS_DATA_LOSS, ".air.cmds: 88 bytes, expected 12 records (n_cmds)"},
       {AIR_ART_META, 0, "n_queues", 0, AIR_STATUS_DATA_LOSS, ".air.queues: 48 bytes, expected 0 records (n_queues)"},

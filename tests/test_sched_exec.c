@@ -24,6 +24,7 @@
 #include "hal/futex.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/artifact.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
 #include "interp_test.h"

@@ -9,6 +9,7 @@
 #include "air/context.h"
 #include "air/program.h"
 #include "scheduler/artifact.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
 #include "tool_util.h"

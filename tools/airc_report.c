@@ -19,6 +19,7 @@
 #include "scheduler/place.h"
 #include "scheduler/report.h"
 #include "scheduler/resources.h"
+#include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
 #include "tool_util.h"

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hal/driver.h"
+#include "runtime/ir/ir.h"
 #include "runtime/base/status_util.h"
 
 #define CB_VTABLE(cb) ((const air_command_buffer_vtable_t*)(cb)->resource.vtable)

@@ -1,27 +1,10 @@
-/* device.c - opening devices by URI, and the device calls every driver shares.
- *
- * A URI is `driver` or `driver:params`. The driver table is const so that adding
- * the xrt driver is one line; until then it answers UNAVAILABLE,
- * which is what a machine without the hardware will answer too, so callers already
- * handle it. */
+/* device.c - the device calls every driver shares: query, retain/release, and
+ * queue_execute's argument checks before the driver's vtable. Opening a device by
+ * URI is drivers.c, the one file that names drivers. */
 #include <string.h>
 
-#include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
-#include "hal/hsa/hsa_device.h"
 #include "runtime/base/status_util.h"
-
-static air_status_t open_unbuilt(air_context_t* context, const char* params,
-                                 const char* uri, air_device_t** out_device);
-
-static const struct {
-  const char* name;
-  air_driver_open_fn_t open;
-} k_drivers[] = {
-    {"cpu", air_cpu_device_open},
-    {"hsa", air_hsa_device_open},
-    {"xrt", open_unbuilt},
-};
 
 bool air_parse_u32(const char* s, size_t len, uint32_t lo, uint32_t hi, uint32_t* out) {
   if (len == 0 || len > 10) return false;
@@ -33,45 +16,6 @@ bool air_parse_u32(const char* s, size_t len, uint32_t lo, uint32_t hi, uint32_t
   if (v < lo || v > hi) return false;
   *out = (uint32_t)v;
   return true;
-}
-
-/* `xrt:N` is checked for shape, so a typo is INVALID_ARGUMENT on
- * every build, and then refused because the driver is not compiled in. */
-static air_status_t open_unbuilt(air_context_t* context, const char* params,
-                                 const char* uri, air_device_t** out_device) {
-  (void)out_device;
-  const air_allocator_t* a = air_context_allocator(context);
-  uint32_t index;
-  if (params && !air_parse_u32(params, strlen(params), 0, 1023, &index))
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
-                      "malformed device URI '%s': expected %.3s or %.3s:N with N a device "
-                      "index", uri, uri, uri);
-  return AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
-                    "device '%s': driver not built into this libairrt (xrt support arrives "
-                    "with the NPU driver)", uri);
-}
-
-air_status_t air_device_open(air_context_t* context, const char* uri,
-                             air_device_t** out_device) {
-  if (!context || !out_device)
-    return AIR_STATUS(air_context_allocator(context), AIR_STATUS_INVALID_ARGUMENT,
-                      "air_device_open: NULL argument");
-  *out_device = NULL;
-  const air_allocator_t* a = air_context_allocator(context);
-  if (!uri) uri = "cpu";
-  const char* colon = strchr(uri, ':');
-  size_t name_len = colon ? (size_t)(colon - uri) : strlen(uri);
-  if (name_len == 0 || (colon && colon[1] == '\0'))
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
-                      "malformed device URI '%s': expected driver or driver:params "
-                      "(cpu, cpu:threads=N, hsa:N, xrt:N)", uri);
-  for (size_t i = 0; i < sizeof(k_drivers) / sizeof(k_drivers[0]); ++i) {
-    if (strlen(k_drivers[i].name) == name_len && memcmp(k_drivers[i].name, uri, name_len) == 0)
-      return k_drivers[i].open(context, colon ? colon + 1 : NULL, uri, out_device);
-  }
-  return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
-                    "unknown device driver '%.*s' in URI '%s' (known: cpu, hsa, xrt)",
-                    (int)name_len, uri, uri);
 }
 
 void air_device_retain(air_device_t* device) {

@@ -1,5 +1,12 @@
 /* driver.h - what a HAL driver implements, and the object headers it embeds.
  *
+ * A driver reads two things: the requests below (already checked) and, for each
+ * dispatchable entry, its compiled schedule (scheduler/schedule.h, the HAL
+ * contract: waves, waits, in-wave edges, affinity producers, the memory plan),
+ * which the compiler or the artifact reader made complete and consistent. A
+ * driver never runs a scheduler analysis. Drivers register in one table,
+ * drivers.c; docs/hal.md says how to add one.
+ *
  * Every HAL object starts with an air_resource_t (reference count + vtable) and
  * then a concrete header shared by all drivers (air_device_t, air_buffer_t, ...);
  * a driver's struct embeds that header first and adds its own fields. Every vtable
@@ -23,8 +30,12 @@
 #include "air/command_buffer.h"
 #include "air/device.h"
 #include "air/executable.h"
-#include "runtime/ir/ir.h"
+#include "air/kernel.h"
+#include "air/program.h"
 #include "scheduler/schedule.h"
+
+/* An op of the program (runtime/ir.h); drivers that run the IR include that. */
+typedef struct air_op_t air_op_t;
 
 /*--- resources -------------------------------------------------------------*/
 
@@ -82,12 +93,26 @@ typedef struct air_device_vtable_t {
 
 #define AIR_DEVICE_VTABLE(d) ((const air_device_vtable_t*)(d)->resource.vtable)
 
-/* A driver's entry in the URI table (device.c). `params` is what follows "name:"
- * in the URI (NULL when there is no ':'); `uri` is the whole URI, for messages. */
+/*--- drivers ---------------------------------------------------------------*/
+
+/* Opens a device. `params` is what follows "name:" in the URI (NULL when there is
+ * no ':'); `uri` is the whole URI, for messages. A driver whose hardware or library
+ * is absent answers UNAVAILABLE; malformed params are INVALID_ARGUMENT. */
 typedef air_status_t (*air_driver_open_fn_t)(air_context_t* context, const char* params,
                                              const char* uri, air_device_t** out_device);
 
-/* Parses a decimal number in [lo, hi] spanning exactly `len` bytes. */
+/* One entry of the driver table (drivers.c, the only file that names drivers).
+ * `forms` lists the driver's URI forms for messages, e.g. "cpu, cpu:threads=N". */
+typedef struct air_driver_t {
+  const char* name;
+  const char* forms;
+  air_driver_open_fn_t open;
+} air_driver_t;
+
+/* The table, in the order URIs are matched and messages list them. */
+const air_driver_t* air_drivers(uint32_t* out_count);
+
+/* Parses a decimal number in [lo, hi] spanning exactly `len` bytes (URI params). */
 bool air_parse_u32(const char* s, size_t len, uint32_t lo, uint32_t hi, uint32_t* out);
 
 /*--- buffers ---------------------------------------------------------------*/

@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "hal/driver.h"
+#include "runtime/ir/ir.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/artifact.h"
-#include "runtime/target/target.h"
+#include "scheduler/compile.h"
 
 static bool is_entry(const air_op_t* op) {
   return op->kind == AIR_OP_FUNC && op->n_regions > 0 && op->regions[0];

@@ -1,13 +1,14 @@
 /* artifact_bind.c - the rules of a loaded schedule that need its program: the
- * entry binds, commands are the entry's body ops with the program's kinds and
- * queues, the stored partition honours every edge and channel group of the
- * program's host-level token graph (air_schedule_host_graph), and the memory plan
- * names alloc ops inside the segment or herd that owns their arena. */
+ * entry binds, command i is body op i with that op's kind, and the memory plan
+ * names alloc ops inside the segment or herd that owns their arena. Walks of the
+ * program only: the edges, groups and queues the compiler stored are checked for
+ * structure (artifact_check.c), never derived again. */
 #include <string.h>
 
 #include "runtime/ir/ir.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/artifact_internal.h"
+#include "scheduler/schedule_bind.h"
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)
 
@@ -58,51 +59,36 @@ static air_status_t check_memplan_ops(const char* name, const air_schedule_t* s,
   return NULL;
 }
 
-/* Commands, queues, edges and groups against the host graph. */
-static air_status_t check_graph(const char* name, const air_schedule_t* s,
-                                const air_sched_host_graph_t* hg, air_arena_t* arena) {
+/* The queue a command of this kind goes on (compute: any queue from 2). */
+static uint32_t kind_queue(uint32_t kind) {
+  switch (kind) {
+    case AIR_SCHED_CMD_LAUNCH: case AIR_SCHED_CMD_SEGMENT: case AIR_SCHED_CMD_HERD:
+      return AIR_SCHED_Q_COMPUTE;
+    case AIR_SCHED_CMD_DMA: case AIR_SCHED_CMD_CHANNEL: return AIR_SCHED_Q_DMA;
+    default: return AIR_SCHED_Q_HOST;
+  }
+}
+
+/* Command i is body op i, of the op's kind, on a queue for that kind unless a
+ * channel group moved it (its wave is then ordered). */
+static air_status_t check_kinds(const char* name, const air_schedule_t* s, const air_op_t** ops) {
   const air_allocator_t* a = &s->allocator;
   const air_partition_t* P = s->partition;
-  const air_partition_graph_t* g = &hg->graph;
-  if (g->n != s->n_cmds)
-    BAD(".air.meta: n_cmds %u, the program's entry has %u host-level commands", s->n_cmds, g->n);
-  if (g->n_queues != s->n_queues)
-    BAD(".air.meta: n_queues %u, the program's schedule has %u queues", s->n_queues, g->n_queues);
-  for (uint32_t q = 0; q < s->n_queues; ++q)
-    if (s->queue_kind[q] != hg->queue_kind[q])
-      BAD(".air.queues[%u]: kind %s, the program's queue %u is %s", q,
-          air_sched_queue_kind_name(s->queue_kind[q]), q,
-          air_sched_queue_kind_name(hg->queue_kind[q]));
-  uint32_t* pos = air_arena_alloc(arena, ((size_t)P->n_nodes + 1) * sizeof *pos);
-  uint32_t* group_first = air_arena_alloc(arena, ((size_t)P->n_nodes + 1) * sizeof *pos);
-  if (!pos || !group_first) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", name);
-  for (uint32_t c = 0; c < P->n_nodes; ++c) pos[P->cmds[c]] = c;
-  for (uint32_t i = 0; i < P->n_nodes; ++i) group_first[i] = UINT32_MAX;
-  for (uint32_t i = 0; i < g->n; ++i) {
-    if (s->cmds[i].op != i) BAD(".air.cmds[%u]: op %u; command i is body op i", i, s->cmds[i].op);
-    if (s->cmds[i].kind != hg->kind[i])
+  if (s->n_cmds != s->n_body_ops)
+    BAD(".air.meta: n_cmds %u, the program's entry has %u host-level commands", s->n_cmds,
+        s->n_body_ops);
+  for (uint32_t i = 0; i < s->n_cmds; ++i) {
+    uint32_t want = air_sched_cmd_kind_of(ops[s->cmds[i].op]);
+    if (s->cmds[i].kind != want)
       BAD(".air.cmds[%u]: kind %s, the program's op is %s", i,
-          air_sched_cmd_kind_name(s->cmds[i].kind), air_sched_cmd_kind_name(hg->kind[i]));
-    uint32_t w = P->node_wave[i], want = g->queue ? g->queue[i] : 0;
-    /* A node may move to a group's queue; groups make their wave ordered. */
-    if (P->node_queue[i] != want && !P->waves[w].ordered)
-      BAD(".air.wave_cmds[%u]: command %u on queue %u, the program puts it on queue %u", pos[i],
-          i, P->node_queue[i], want);
-    for (uint32_t k = g->pred_off[i]; k < g->pred_off[i + 1]; ++k) {
-      uint32_t p = g->pred[k], pw = P->node_wave[p];
-      bool ok = pw == w ? P->waves[w].ordered && pos[p] < pos[i] : air_partition_orders(P, p, i);
-      if (!ok)
-        BAD(".air.waves[%u]: command %u may start before command %u (wave %u) completes; the "
-            "program orders them",
-            w, i, p, pw);
-    }
-    uint32_t gid = g->group ? g->group[i] : AIR_PARTITION_NO_GROUP;
-    if (gid == AIR_PARTITION_NO_GROUP || gid >= g->n) continue;
-    if (group_first[gid] == UINT32_MAX) group_first[gid] = i;
-    else if (P->node_wave[group_first[gid]] != w)
-      BAD(".air.waves[%u]: command %u must run at once with command %u (a channel group), which "
-          "is in wave %u",
-          w, i, group_first[gid], P->node_wave[group_first[gid]]);
+          air_sched_cmd_kind_name(s->cmds[i].kind), air_sched_cmd_kind_name(want));
+    uint32_t q = P->node_queue[i], w = P->node_wave[i];
+    want = kind_queue(want);
+    bool on_kind = want == AIR_SCHED_Q_COMPUTE ? q >= AIR_SCHED_Q_COMPUTE : q == want;
+    if (!on_kind && !P->waves[w].ordered)
+      BAD(".air.waves[%u]: command %u (%s) on queue %u (%s); its kind goes on a %s queue", w, i,
+          air_sched_cmd_kind_name(s->cmds[i].kind), q,
+          air_sched_queue_kind_name(s->queue_kind[q]), air_sched_queue_kind_name(want));
   }
   return NULL;
 }
@@ -116,21 +102,19 @@ static air_status_t as_loss(const air_allocator_t* a, const char* name, air_stat
 }
 
 air_status_t air_art_check_program(const char* name, const air_schedule_t* s,
-                                   const air_program_t* program, const air_target_t* target) {
+                                   const air_program_t* program) {
   const air_allocator_t* a = &s->allocator;
   const air_op_t* entry = NULL;
   const air_op_t** ops = NULL;
   air_status_t st = as_loss(a, name, air_schedule_bind(a, s, program, &entry, &ops));
   if (st) return st;
-  a->free(a->self, (void*)ops);
   air_arena_t arena;
   air_arena_init(&arena, a);
-  air_sched_host_graph_t hg;
   preorder_t pre = {0};
-  if (!(st = as_loss(a, name, air_schedule_host_graph(&arena, a, program, entry, target, &hg))) &&
-      !(st = check_graph(name, s, &hg, &arena)) &&
+  if (!(st = check_kinds(name, s, ops)) &&
       !(st = air_schedule_preorder(a, entry, &pre.ops, &pre.n)))
     st = check_memplan_ops(name, s, &pre, &arena);
+  a->free(a->self, (void*)ops);
   a->free(a->self, (void*)pre.ops);
   air_arena_deinit(&arena);
   return st;

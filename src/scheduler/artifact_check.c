@@ -1,4 +1,5 @@
-/* artifact_check.c - the structural rules of a decoded .airbin schedule, and the
+/* artifact_check.c - the structural rules of a decoded .airbin schedule (the one
+ * place a stored partition is checked: drivers read it as given), and the
  * partition fields the file does not store because they follow from the rest
  * (node_wave, node_queue, levels, level_cmds, clocks; partition.c's definitions).
  *
@@ -10,11 +11,6 @@
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)
 #define ARRAY(arena, T, n) ((T*)air_art_array((arena), (n), sizeof(T)))
-
-void* air_art_array(air_arena_t* arena, size_t n, size_t size) {
-  if (n && size > SIZE_MAX / n) return NULL;
-  return air_arena_alloc(arena, n ? n * size : 1);
-}
 
 static air_status_t oom(const air_allocator_t* a, const char* name) {
   return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", name);
@@ -28,6 +24,14 @@ static air_status_t check_cmds(const char* name, const air_schedule_t* s) {
     if (s->cmds[i].kind >= AIR_SCHED_CMD_COUNT)
       BAD(".air.cmds[%u]: kind %u is not a command kind (0..%u)", i, s->cmds[i].kind,
           AIR_SCHED_CMD_COUNT);
+    if (s->cmds[i].op != i) BAD(".air.cmds[%u]: op %u; command i is body op i", i, s->cmds[i].op);
+  }
+  /* Queue numbering is fixed: host, dma, then compute queues. */
+  for (uint32_t q = 0; q < s->n_queues; ++q) {
+    uint32_t want = q < AIR_SCHED_Q_COMPUTE ? q : AIR_SCHED_Q_COMPUTE;
+    if (s->queue_kind[q] != want)
+      BAD(".air.queues[%u]: kind %s, the program's queue %u is %s", q,
+          air_sched_queue_kind_name(s->queue_kind[q]), q, air_sched_queue_kind_name(want));
   }
   return NULL;
 }
@@ -174,6 +178,63 @@ static air_status_t derive_levels_and_clocks(const char* name, air_schedule_t* s
   return NULL;
 }
 
+/* The contract's edges (schedule.h): ranges consecutive and in bounds; every
+ * predecessor before its command, the in-wave ones first and only in an ordered
+ * wave, ahead of it in the wave's order; every other edge implied by the barriers
+ * and waits; channel-group members in one wave; affinity producers before the command and not held
+ * back behind its wave (else the watch would wait forever). Needs the derived
+ * fields (node_wave, clocks). */
+static air_status_t check_edges(const char* name, air_schedule_t* s) {
+  const air_allocator_t* a = &s->allocator;
+  const air_partition_t* P = s->partition;
+  uint32_t n = s->n_cmds, n_preds = s->pred_off[n], n_aff = s->aff_off[n];
+  uint32_t* pos = ARRAY(&s->arena, uint32_t, n);
+  uint32_t* group_first = ARRAY(&s->arena, uint32_t, n);
+  if (!pos || !group_first) return oom(a, name);
+  for (uint32_t c = 0; c < n; ++c) pos[P->cmds[c]] = c;
+  for (uint32_t i = 0; i < n; ++i) group_first[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < n; ++i) {
+    uint32_t b = s->pred_off[i], m = s->wave_pred_end[i], e = s->pred_off[i + 1];
+    if (b > m || m > e || e > n_preds)
+      BAD(".air.cmd_edges[%u]: predecessors %u..%u with the in-wave ones up to %u, expected "
+          "ranges in order inside 0..%u", i, b, e, m, n_preds);
+    if (s->aff_off[i] > s->aff_off[i + 1] || s->aff_off[i + 1] > n_aff)
+      BAD(".air.cmd_edges[%u]: affinity producers %u..%u, expected a range in order inside "
+          "0..%u", i, s->aff_off[i], s->aff_off[i + 1], n_aff);
+    uint32_t w = P->node_wave[i];
+    for (uint32_t k = b; k < e; ++k) {
+      uint32_t j = s->preds[k];
+      if (j >= i) BAD(".air.preds[%u]: command %u is not before command %u", k, j, i);
+      uint32_t pw = P->node_wave[j];
+      if ((k < m) != (pw == w))
+        BAD(".air.preds[%u]: command %u (wave %u) is %s command %u's in-wave predecessors "
+            "(wave %u)", k, j, pw, k < m ? "among" : "after", i, w);
+      bool ok = pw == w ? P->waves[w].ordered && pos[j] < pos[i] : air_partition_orders(P, j, i);
+      if (!ok)
+        BAD(".air.waves[%u]: command %u may start before command %u (wave %u) completes; the "
+            "program orders them", w, i, j, pw);
+    }
+    for (uint32_t k = s->aff_off[i]; k < s->aff_off[i + 1]; ++k) {
+      uint32_t j = s->aff[k];
+      if (j >= i || (k > s->aff_off[i] && j <= s->aff[k - 1]))
+        BAD(".air.affinity[%u]: command %u is not an earlier command in ascending order "
+            "(command %u's producers)", k, j, i);
+      if (air_partition_orders(P, i, j))
+        BAD(".air.affinity[%u]: command %u needs the token of command %u, which the waves "
+            "run after it", k, i, j);
+    }
+    uint32_t gid = s->group[i];
+    if (gid == AIR_PARTITION_NO_GROUP) continue;
+    if (gid >= n) BAD(".air.cmd_edges[%u]: group %u outside 0..%u (n_cmds)", i, gid, n);
+    if (group_first[gid] == UINT32_MAX) group_first[gid] = i;
+    else if (P->node_wave[group_first[gid]] != w)
+      BAD(".air.waves[%u]: command %u must run at once with command %u (a channel group), which "
+          "is in wave %u",
+          w, i, group_first[gid], P->node_wave[group_first[gid]]);
+  }
+  return NULL;
+}
+
 static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
 static air_status_t check_memplan(const char* name, const air_schedule_t* s) {
@@ -232,7 +293,8 @@ air_status_t air_art_check_structure(const char* name, air_schedule_t* s) {
   air_status_t st;
   if ((st = check_cmds(name, s)) || (st = check_ranges(name, s)) ||
       (st = check_wave_cmds(name, s)) || (st = check_waits(name, s)) ||
-      (st = derive_levels_and_clocks(name, s)) || (st = check_memplan(name, s)))
+      (st = derive_levels_and_clocks(name, s)) || (st = check_edges(name, s)) ||
+      (st = check_memplan(name, s)))
     return st;
   return NULL;
 }

@@ -1,5 +1,11 @@
-/* artifact_format.c - the record layouts of artifact_format.h and their codec. */
+/* artifact_format.c - the record layouts of artifact_format.h, their codec, and the
+ * reader's error and array helpers. */
 #include "scheduler/artifact_format.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "runtime/base/status_util.h"
 
 const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT] = {
     [AIR_ART_META] = {".air.meta", AIR_ART_M_COUNT_,
@@ -24,6 +30,10 @@ const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT] = {
                         8},
     [AIR_ART_BUFFERS] = {".air.memplan.buffers", 6, {4, 4, 8, 8, 4, 4},
                          {"op", "arena", "size", "offset", "start", "end"}, 8},
+    [AIR_ART_CMD_EDGES] = {".air.cmd_edges", 4, {4, 4, 4, 4},
+                           {"group", "wave_pred_end", "pred_end", "aff_end"}, 4},
+    [AIR_ART_PREDS] = {".air.preds", 1, {4}, {"cmd"}, 4},
+    [AIR_ART_AFFINITY] = {".air.affinity", 1, {4}, {"cmd"}, 4},
 };
 
 uint32_t air_art_record_size(const air_art_layout_t* layout) {
@@ -43,4 +53,18 @@ void air_art_unpack(const air_art_layout_t* layout, const uint8_t* in, uint64_t*
     for (uint32_t b = 0; b < layout->width[f]; ++b) v |= (uint64_t)*in++ << (8 * b);
     values[f] = v;
   }
+}
+
+air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const char* fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: %s", name, msg);
+}
+
+void* air_art_array(air_arena_t* arena, size_t n, size_t size) {
+  if (n && size > SIZE_MAX / n) return NULL;
+  return air_arena_alloc(arena, n ? n * size : 1);
 }

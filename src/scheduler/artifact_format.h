@@ -4,16 +4,22 @@
  * Every array section is a sequence of fixed-width little-endian records; a record
  * is a list of unsigned fields of 4 or 8 bytes, packed without padding. The writer
  * and the reader move records through a uint64_t[] of field values, so the byte
- * layout is defined in exactly one place: the field widths in k_air_art_sections. */
+ * layout is defined in exactly one place: the field widths in k_air_art_sections.
+ * The bottom of the artifact layer: the reader's error and array helpers live here
+ * too, so its stages (read, check, bind) import it and not each other. */
 #ifndef AIR_SCHEDULER_ARTIFACT_FORMAT_H_
 #define AIR_SCHEDULER_ARTIFACT_FORMAT_H_
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "air/allocator.h"
+#include "air/status.h"
+#include "runtime/base/arena.h"
+
 #define AIR_ART_MAGIC "AIRBIN\0\0"
 #define AIR_ART_MAGIC_SIZE 8u
-#define AIR_ART_VERSION 1u
+#define AIR_ART_VERSION 2u
 #define AIR_ART_MAX_FIELDS 18u
 
 /* Sections in file order; `.shstrtab` follows them. */
@@ -27,6 +33,9 @@ typedef enum air_art_section_e {
   AIR_ART_WAITS,
   AIR_ART_ARENAS,
   AIR_ART_BUFFERS,
+  AIR_ART_CMD_EDGES,  /* version 2: the contract's edges, one record per command */
+  AIR_ART_PREDS,
+  AIR_ART_AFFINITY,
   AIR_ART_SECTION_COUNT,
 } air_art_section_t;
 
@@ -51,11 +60,23 @@ typedef struct air_art_layout_t {
 /* Indexed by air_art_section_t. */
 extern const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT];
 
+/* Fields of a `.air.cmd_edges` record: each range begins where the previous
+ * command's ends (0 for command 0). */
+enum { AIR_ART_E_GROUP, AIR_ART_E_WAVE_PRED_END, AIR_ART_E_PRED_END, AIR_ART_E_AFF_END };
+
 /* Bytes of one record. */
 uint32_t air_art_record_size(const air_art_layout_t* layout);
 /* Packs values[0 .. n_fields) at `out` (air_art_record_size bytes). */
 void air_art_pack(const air_art_layout_t* layout, const uint64_t* values, uint8_t* out);
 /* Unpacks a record at `in` into values[0 .. n_fields). */
 void air_art_unpack(const air_art_layout_t* layout, const uint8_t* in, uint64_t* values);
+
+/* DATA_LOSS "NAME: <formatted>": every reader failure past the container. */
+air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* n zeroed elements of `size` bytes from the arena (at least one byte, so an empty
+ * array is not NULL); NULL on overflow or when out of memory. */
+void* air_art_array(air_arena_t* arena, size_t n, size_t size);
 
 #endif /* AIR_SCHEDULER_ARTIFACT_FORMAT_H_ */

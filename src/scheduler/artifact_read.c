@@ -1,6 +1,7 @@
 /* artifact_read.c - .airbin -> (program, schedule): the ELF container, the section
  * table and the records (artifact_format.h), then the checks of artifact_check.c
- * and artifact_bind.c. libelf reads a private copy of the bytes, and no offset or
+ * and artifact_bind.c. Everything the compiler stored is read as stored and
+ * checked, never computed again; the program text is parsed and verified once. libelf reads a private copy of the bytes, and no offset or
  * size it reports is used before it is checked against the image. */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,18 +14,10 @@
 #include <unistd.h>
 
 #include "runtime/base/status_util.h"
+#include "runtime/target/target.h"
 #include "scheduler/artifact.h"
-#include "scheduler/artifact_format.h"
 #include "scheduler/artifact_internal.h"
-
-air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const char* fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: %s", name, msg);
-}
+#include "scheduler/partition.h"
 
 bool air_artifact_sniff(const void* data, size_t size) {
   return data && size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;
@@ -167,7 +160,7 @@ static air_status_t read_meta(reader_t* r) {
       {AIR_ART_CMDS, AIR_ART_M_CMDS},        {AIR_ART_QUEUES, AIR_ART_M_QUEUES},
       {AIR_ART_WAVES, AIR_ART_M_WAVES},      {AIR_ART_WAVE_CMDS, AIR_ART_M_CMDS},
       {AIR_ART_WAITS, AIR_ART_M_WAITS},      {AIR_ART_ARENAS, AIR_ART_M_ARENAS},
-      {AIR_ART_BUFFERS, AIR_ART_M_BUFFERS},
+      {AIR_ART_BUFFERS, AIR_ART_M_BUFFERS},  {AIR_ART_CMD_EDGES, AIR_ART_M_CMDS},
   };
   for (size_t i = 0; i < sizeof k_counted / sizeof k_counted[0]; ++i) {
     const air_art_layout_t* sl = &k_air_art_sections[k_counted[i].section];
@@ -228,15 +221,50 @@ static air_status_t decode(const reader_t* r, air_schedule_t* s) {
   P->waits = ARENA_ARRAY(ar, air_partition_wait_t, P->n_waits);
   M->arenas = ARENA_ARRAY(ar, air_memplan_arena_t, M->n_arenas);
   M->buffers = ARENA_ARRAY(ar, air_memplan_buffer_t, M->n_buffers);
+  s->pred_off = ARENA_ARRAY(ar, uint32_t, (size_t)s->n_cmds + 1);
+  s->wave_pred_end = ARENA_ARRAY(ar, uint32_t, s->n_cmds);
+  s->group = ARENA_ARRAY(ar, uint32_t, s->n_cmds);
+  s->aff_off = ARENA_ARRAY(ar, uint32_t, (size_t)s->n_cmds + 1);
   if (!s->target || !s->entry || !s->cmds || !s->queue_kind || !P->queues || !P->waves ||
-      !P->cmds || !P->waits || !M->arenas || !M->buffers)
+      !P->cmds || !P->waits || !M->arenas || !M->buffers || !s->pred_off || !s->wave_pred_end ||
+      !s->group || !s->aff_off)
     return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r->name);
   for (uint32_t i = 0; i < s->n_cmds; ++i) {
     record(r, AIR_ART_CMDS, i, v);
     s->cmds[i] = (air_sched_cmd_t){(uint32_t)v[0], (uint32_t)v[1]};
     record(r, AIR_ART_WAVE_CMDS, i, v);
     P->cmds[i] = (uint32_t)v[0];
+    /* Ranges begin where the previous command's end; their order is checked later. */
+    record(r, AIR_ART_CMD_EDGES, i, v);
+    s->group[i] = (uint32_t)v[AIR_ART_E_GROUP];
+    s->wave_pred_end[i] = (uint32_t)v[AIR_ART_E_WAVE_PRED_END];
+    s->pred_off[i + 1] = (uint32_t)v[AIR_ART_E_PRED_END];
+    s->aff_off[i + 1] = (uint32_t)v[AIR_ART_E_AFF_END];
   }
+  static const struct {
+    int section;
+    const char* field;
+  } k_lists[] = {{AIR_ART_PREDS, "pred_end"}, {AIR_ART_AFFINITY, "aff_end"}};
+  uint32_t* lists[2] = {NULL, NULL};
+  for (int l = 0; l < 2; ++l) {
+    uint64_t count = (l ? s->aff_off : s->pred_off)[s->n_cmds];
+    uint64_t rs = air_art_record_size(&k_air_art_sections[k_lists[l].section]);
+    if (r->size[k_lists[l].section] != count * rs)
+      return air_art_corrupt(r->a, r->name,
+                             "%s: %zu bytes, expected %llu records (the last command's %s) of %llu",
+                             k_air_art_sections[k_lists[l].section].name,
+                             r->size[k_lists[l].section], (unsigned long long)count,
+                             k_lists[l].field, (unsigned long long)rs);
+    lists[l] = ARENA_ARRAY(ar, uint32_t, count);
+    if (!lists[l])
+      return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r->name);
+    for (uint32_t k = 0; k < count; ++k) {
+      record(r, k_lists[l].section, k, v);
+      lists[l][k] = (uint32_t)v[0];
+    }
+  }
+  s->preds = lists[0];
+  s->aff = lists[1];
   for (uint32_t q = 0; q < s->n_queues; ++q) {
     record(r, AIR_ART_QUEUES, q, v);
     if (v[0] > AIR_SCHED_Q_COMPUTE)
@@ -356,7 +384,7 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
   }
   if ((st = new_schedule(a, (uint32_t)nq, &s)) || (st = decode(&r, s)) ||
       (st = air_art_check_structure(r.name, s)) || (st = load_program(&r, context, s, &program)) ||
-      (st = air_art_check_program(r.name, s, program, target)))
+      (st = air_art_check_program(r.name, s, program)))
     goto done;
 done:
   if (elf) elf_end(elf);

@@ -51,10 +51,11 @@ static uint8_t* table(encoder_t* e, air_art_section_t sec, uint32_t count, size_
 static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
   const air_partition_t* P = s->partition;
   const air_memplan_t* M = &s->memplan;
-  if (!P || P->n_nodes != s->n_cmds || P->n_queues != s->n_queues || !s->target || !s->entry)
+  if (!P || P->n_nodes != s->n_cmds || P->n_queues != s->n_queues || !s->target || !s->entry ||
+      !s->pred_off || !s->preds || !s->wave_pred_end || !s->group || !s->aff_off || !s->aff)
     return AIR_STATUS(e->a, AIR_STATUS_INVALID_ARGUMENT,
-                      "artifact: the schedule is incomplete (no partition, or its node and "
-                      "queue counts differ from the schedule's)");
+                      "artifact: the schedule is incomplete (no partition or edges, or its node "
+                      "and queue counts differ from the schedule's)");
   size_t tlen = strlen(s->target), elen = strlen(s->entry);
   if (tlen > UINT32_MAX / 2 || elen > UINT32_MAX / 2)
     return AIR_STATUS(e->a, AIR_STATUS_INVALID_ARGUMENT, "artifact: target or entry name too long");
@@ -97,6 +98,15 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
     const air_memplan_buffer_t* b = &M->buffers[i];
     PUT(e, AIR_ART_BUFFERS, at, b->op, b->arena, b->size, b->offset, b->start, b->end);
   }
+  uint32_t n = s->n_cmds, n_preds = s->pred_off[n], n_aff = s->aff_off[n];
+  if (!(at = table(e, AIR_ART_CMD_EDGES, n, 0))) return oom(e->a);
+  for (uint32_t i = 0; i < n; ++i)
+    PUT(e, AIR_ART_CMD_EDGES, at, s->group[i], s->wave_pred_end[i], s->pred_off[i + 1],
+        s->aff_off[i + 1]);
+  if (!(at = table(e, AIR_ART_PREDS, n_preds, 0))) return oom(e->a);
+  for (uint32_t k = 0; k < n_preds; ++k) PUT(e, AIR_ART_PREDS, at, s->preds[k]);
+  if (!(at = table(e, AIR_ART_AFFINITY, n_aff, 0))) return oom(e->a);
+  for (uint32_t k = 0; k < n_aff; ++k) PUT(e, AIR_ART_AFFINITY, at, s->aff[k]);
   return NULL;
 }
 

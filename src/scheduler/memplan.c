@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/pack.h"
 #include "scheduler/resources.h"
+#include "scheduler/schedule_bind.h"
 #include "scheduler/schedule_internal.h"
 
 typedef struct mbuf_t {
@@ -260,7 +262,7 @@ static uint64_t capacity_of(const mp_t* m, const scope_t* s) {
 
 /* Packs one scope's buffers (lifetimes already in lower/upper) into a new arena. */
 static air_status_t pack_scope(mp_t* m, const scope_t* s, air_pack_buffer_t* pb) {
-  uint64_t* off = air_sched_zalloc(m->a, s->n_bufs, sizeof *off);
+  uint64_t* off = air_mem_calloc(m->a, s->n_bufs, sizeof *off);
   if (!off) return oom(m);
   air_pack_options_t opts = {.alignment = m->alignment, .search_budget = 2u * 1000 * 1000,
                              .flags = s->n_bufs > 20000 ? AIR_PACK_FLAG_NO_SEARCH : 0};
@@ -332,11 +334,11 @@ static air_status_t plan_block_scope(mp_t* m, scope_t* s, air_pack_buffer_t* pb)
   air_sched_block_graph_t g;
   AIR_RETURN_IF_ERROR(air_sched_block_graph(m->a, m->p, s->block, m->node_of, &g));
   uint32_t n = g.n, end_pos = m->next - s->base;
-  uint32_t* succ_off = air_sched_zalloc(m->a, (size_t)n + 1, sizeof *succ_off);
-  uint32_t* succ = air_sched_zalloc(m->a, g.pred_off[n], sizeof *succ);
-  uint32_t* mark = air_sched_zalloc(m->a, n, sizeof *mark);
-  uint32_t* stack = air_sched_zalloc(m->a, n, sizeof *stack);
-  uint32_t* cache = air_sched_zalloc(m->a, n, sizeof *cache);
+  uint32_t* succ_off = air_mem_calloc(m->a, (size_t)n + 1, sizeof *succ_off);
+  uint32_t* succ = air_mem_calloc(m->a, g.pred_off[n], sizeof *succ);
+  uint32_t* mark = air_mem_calloc(m->a, n, sizeof *mark);
+  uint32_t* stack = air_mem_calloc(m->a, n, sizeof *stack);
+  uint32_t* cache = air_mem_calloc(m->a, n, sizeof *cache);
   air_status_t st = succ_off && succ && mark && stack && cache ? AIR_STATUS_OK_VALUE : oom(m);
   if (!st) {
     for (uint32_t i = 0; i < n; ++i) {
@@ -382,7 +384,7 @@ static void plan_host_scope(const mp_t* m, const scope_t* s, air_pack_buffer_t* 
 }
 
 static air_status_t plan_scope(mp_t* m, scope_t* s) {
-  air_pack_buffer_t* pb = air_sched_zalloc(m->a, s->n_bufs, sizeof *pb);
+  air_pack_buffer_t* pb = air_mem_calloc(m->a, s->n_bufs, sizeof *pb);
   if (!pb) return oom(m);
   air_status_t st = AIR_STATUS_OK_VALUE;
   if (s->space == AIR_MEMPLAN_L3)

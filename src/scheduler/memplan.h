@@ -24,42 +24,8 @@
 #include "air/status.h"
 #include "runtime/base/arena.h"
 #include "runtime/ir/ir.h"
-#include "scheduler/partition.h"
 #include "runtime/target/target.h"
-
-#define AIR_MEMPLAN_DEFAULT_ALIGNMENT 64u
-
-typedef enum air_memplan_space_e {
-  AIR_MEMPLAN_L3 = 0,
-  AIR_MEMPLAN_L2 = 1,
-  AIR_MEMPLAN_L1 = 2,
-} air_memplan_space_t;
-
-/* One arena: the L3 transient arena, or the L2 of one segment, or the L1 of one
- * herd. `owner` is the pre-order op index of the segment / herd (UINT32_MAX for L3). */
-typedef struct air_memplan_arena_t {
-  uint32_t space;          /* air_memplan_space_t */
-  uint32_t owner;
-  uint64_t size;           /* bytes the arena needs (multiple of the alignment) */
-  uint64_t lower_bound;    /* peak of live bytes: no plan can be smaller */
-  uint64_t capacity;       /* what the target offers (0 = unlimited) */
-  uint32_t buffer_begin, buffer_end;  /* into buffers */
-} air_memplan_arena_t;
-
-typedef struct air_memplan_buffer_t {
-  uint32_t op;             /* pre-order index of the alloc op (see above) */
-  uint32_t arena;          /* index into arenas */
-  uint64_t size;           /* aligned bytes */
-  uint64_t offset;         /* from the arena base; a multiple of the alignment */
-  uint32_t start, end;     /* lifetime [start, end) in the arena's positions */
-} air_memplan_buffer_t;
-
-typedef struct air_memplan_t {
-  uint32_t alignment;
-  uint32_t n_arenas, n_buffers;
-  air_memplan_arena_t* arenas;   /* L3 first (always present, maybe empty), then L2, L1 */
-  air_memplan_buffer_t* buffers; /* grouped by arena */
-} air_memplan_t;
+#include "scheduler/schedule.h"
 
 /* Plans the memory of `entry` given its host-level partition (node i = body op i).
  * Arrays come from `arena`. FAILED_PRECONDITION `file:line:col: error: [memplan]

@@ -5,6 +5,7 @@
 
 #include "runtime/base/status_util.h"
 #include "scheduler/report.h"
+#include "scheduler/schedule_bind.h"
 
 typedef struct plan_ops_t {
   const air_op_t** ops; /* pre-order */

@@ -1,27 +1,15 @@
 /* schedule_graph.c - the token graph of a block and the host-level graph of an
- * entry function: queues from the placement, groups from shared channels (see
+ * entry function (the tree's one host-graph builder; the compiler stores what it
+ * gives in the schedule, so nothing downstream builds it again): queues from the placement, groups from shared channels (see
  * schedule.h and schedule_internal.h). Everything is linear in the ops walked:
  * value -> node lookups go through a per-value array, duplicates through a
  * per-node stamp, barriers through a chain. */
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
+#include "scheduler/schedule_bind.h"
 #include "scheduler/schedule_internal.h"
-
-void* air_sched_zalloc(const air_allocator_t* a, size_t n, size_t size) {
-  if (n && size > SIZE_MAX / n) return NULL;
-  size_t bytes = n * size;
-  void* p = a->alloc(a->self, bytes ? bytes : 1);
-  if (p) memset(p, 0, bytes);
-  return p;
-}
-
-/* Uninitialised memory, for arrays the caller fills at once. */
-static void* raw_alloc(const air_allocator_t* a, size_t n, size_t size) {
-  if (n && size > SIZE_MAX / n) return NULL;
-  size_t bytes = n * size;
-  return a->alloc(a->self, bytes ? bytes : 1);
-}
 
 static void fill_none(uint32_t* a, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] = AIR_SCHED_NONE;
@@ -116,10 +104,10 @@ air_status_t air_sched_block_graph(const air_allocator_t* a, const air_program_t
   uint32_t n = block_ops(block);
   bg_t g = {.p = p, .a = a, .node_of = node_of};
   out->n = n;
-  out->ops = raw_alloc(a, n, sizeof *out->ops);
-  out->pred_off = raw_alloc(a, (size_t)n + 1, sizeof *out->pred_off);
-  out->barrier = air_sched_zalloc(a, n, 1);
-  g.seen = raw_alloc(a, n, sizeof *g.seen);
+  out->ops = air_mem_calloc(a, n, sizeof *out->ops);
+  out->pred_off = air_mem_calloc(a, (size_t)n + 1, sizeof *out->pred_off);
+  out->barrier = air_mem_calloc(a, n, 1);
+  g.seen = air_mem_calloc(a, n, sizeof *g.seen);
   if (out->pred_off) out->pred_off[0] = 0;
   if (g.seen) fill_none(g.seen, n);
   uint32_t last_barrier = AIR_SCHED_NONE, since = 0, i = 0;
@@ -167,8 +155,8 @@ typedef struct map_t {
 static bool map_init(const air_allocator_t* a, map_t* m, size_t n) {
   m->cap = 16;
   while (m->cap < 2 * n + 2) m->cap *= 2;
-  m->keys = air_sched_zalloc(a, m->cap, sizeof *m->keys);
-  m->vals = air_sched_zalloc(a, m->cap, sizeof *m->vals);
+  m->keys = air_mem_calloc(a, m->cap, sizeof *m->keys);
+  m->vals = air_mem_calloc(a, m->cap, sizeof *m->vals);
   return m->keys && m->vals;
 }
 
@@ -218,22 +206,6 @@ static void uf_unite(uint32_t* parent, uint32_t x, uint32_t y) {
 /* Host graph                                                                */
 /*---------------------------------------------------------------------------*/
 
-static uint32_t cmd_kind(const air_op_t* op) {
-  switch (op->kind) {
-    case AIR_OP_LAUNCH: return AIR_SCHED_CMD_LAUNCH;
-    case AIR_OP_SEGMENT: return AIR_SCHED_CMD_SEGMENT;
-    case AIR_OP_HERD: return AIR_SCHED_CMD_HERD;
-    case AIR_OP_DMA: return AIR_SCHED_CMD_DMA;
-    case AIR_OP_PUT: case AIR_OP_GET: return AIR_SCHED_CMD_CHANNEL;
-    case AIR_OP_ALLOC: return AIR_SCHED_CMD_ALLOC;
-    case AIR_OP_DEALLOC: return AIR_SCHED_CMD_DEALLOC;
-    case AIR_OP_EXECUTE: return AIR_SCHED_CMD_EXECUTE;
-    case AIR_OP_WAIT_ALL: return AIR_SCHED_CMD_WAIT_ALL;
-    case AIR_OP_CALL: return AIR_SCHED_CMD_CALL;
-    default: return AIR_SCHED_CMD_OTHER;
-  }
-}
-
 typedef struct hg_t {
   const air_program_t* p;
   const air_allocator_t* a;
@@ -259,9 +231,9 @@ static air_status_t assign_compute(hg_t* h, const air_placement_t* pl) {
   for (uint32_t i = 0; pl && i < pl->n_items; ++i)
     if (pl->items[i].partition > max_part) max_part = pl->items[i].partition;
   map_t seg = {0}, tok = {0};
-  uint32_t* dense = air_sched_zalloc(a, (size_t)max_part + 1, sizeof *dense);
+  uint32_t* dense = air_mem_calloc(a, (size_t)max_part + 1, sizeof *dense);
   /* Union-find over nodes, only when some launch names an affinity token. */
-  uint32_t* parent = n_aff ? raw_alloc(a, g->n, sizeof *parent) : NULL;
+  uint32_t* parent = n_aff ? air_mem_calloc(a, g->n, sizeof *parent) : NULL;
   bool ok = dense && (parent || !n_aff) && map_init(a, &seg, pl ? pl->n_items : 0) &&
             map_init(a, &tok, n_aff);
   if (ok) {
@@ -344,10 +316,10 @@ static air_status_t assign_groups(hg_t* h) {
     nc += op->kind == AIR_OP_CHANNEL && op->sym;
   if (!nc) return AIR_STATUS_OK_VALUE;
   map_t chans = {0};
-  uint32_t* parent = air_sched_zalloc(a, nc, sizeof *parent);
-  uint32_t* count = air_sched_zalloc(a, nc, sizeof *count);
-  uint32_t* dense = air_sched_zalloc(a, nc, sizeof *dense);
-  uint32_t* node_chan = air_sched_zalloc(a, g->n, sizeof *node_chan);
+  uint32_t* parent = air_mem_calloc(a, nc, sizeof *parent);
+  uint32_t* count = air_mem_calloc(a, nc, sizeof *count);
+  uint32_t* dense = air_mem_calloc(a, nc, sizeof *dense);
+  uint32_t* node_chan = air_mem_calloc(a, g->n, sizeof *node_chan);
   bool ok = parent && count && dense && node_chan && map_init(a, &chans, nc);
   if (ok) {
     uint32_t c = 0;
@@ -396,7 +368,7 @@ air_status_t air_sched_host_graph_placed(air_arena_t* arena, const air_allocator
   memset(out, 0, sizeof *out);
   if (!entry || entry->kind != AIR_OP_FUNC || !entry->n_regions || !entry->regions[0])
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "the entry is not a function with a body");
-  uint32_t* node_of = raw_alloc(a, p->n_values, sizeof *node_of);
+  uint32_t* node_of = air_mem_calloc(a, p->n_values, sizeof *node_of);
   if (!node_of)
     return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory building a token graph");
   fill_none(node_of, p->n_values);
@@ -414,7 +386,7 @@ air_status_t air_sched_host_graph_placed(air_arena_t* arena, const air_allocator
   if (!h.queue || !h.group || !out->kind || !pred_off || !pred)
     s = AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory building the host graph");
   for (uint32_t i = 0; !s && i < n; ++i) {
-    out->kind[i] = cmd_kind(g.ops[i]);
+    out->kind[i] = air_sched_cmd_kind_of(g.ops[i]);
     h.group[i] = AIR_PARTITION_NO_GROUP;
     h.queue[i] = out->kind[i] == AIR_SCHED_CMD_DMA || out->kind[i] == AIR_SCHED_CMD_CHANNEL
                      ? AIR_SCHED_Q_DMA

@@ -11,7 +11,7 @@
 #include "air/status.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/place.h"
-#include "scheduler/schedule.h"
+#include "scheduler/compile.h"
 
 #define AIR_SCHED_NONE UINT32_MAX
 
@@ -45,9 +45,5 @@ air_status_t air_sched_host_graph_placed(air_arena_t* arena, const air_allocator
                                          const air_program_t* program, const air_op_t* entry,
                                          const air_placement_t* placement,
                                          air_sched_host_graph_t* out);
-
-/* Zeroed memory from an allocator, n * size with an overflow check (NULL on
- * failure). */
-void* air_sched_zalloc(const air_allocator_t* allocator, size_t n, size_t size);
 
 #endif /* AIR_SCHEDULER_SCHEDULE_INTERNAL_H_ */

@@ -53,15 +53,14 @@
 #include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
 
-/* A schedule bound to the program it was made for, checked and prepared once so
- * runs only read it (interp_plan.c). Immutable; shareable by concurrent runs. */
+/* A schedule bound to the program it was made for, prepared once so runs only
+ * read it (interp_plan.c). Immutable; shareable by concurrent runs. */
 typedef struct air_interp_plan_t air_interp_plan_t;
 
 /* Binds `schedule` to `program` (verified, the one the schedule was compiled from
- * or loaded with) and checks that every use of a value a body op defines is
- * ordered after it by the partition (or by an edge inside one wave). DATA_LOSS for
- * a schedule that does not fit the program, FAILED_PRECONDITION naming the ops for
- * an ordering the schedule misses. The plan borrows both; they must outlive it. */
+ * or loaded with). The schedule is trusted as the compiler made it or the artifact
+ * reader checked it; binding only finds the entry (NOT_FOUND) and checks the body's
+ * op count (DATA_LOSS). The plan borrows both; they must outlive it. */
 air_status_t air_interp_plan_build(const air_allocator_t* allocator, const air_program_t* program,
                                    const air_schedule_t* schedule, air_interp_plan_t** out);
 void air_interp_plan_free(air_interp_plan_t* plan);

@@ -5,33 +5,30 @@
  * queue plus the kept waits), the orderings the driver itself must honour inside
  * a wave, and where the memory plan puts host-level L3 allocs.
  *
- * Orderings inside a wave come from the host graph (schedule.h): an edge between
- * two commands of one wave (a channel group) makes the later wait for the earlier.
- * Every edge across waves must be implied by the partition, or the schedule does
- * not fit the program (DATA_LOSS). Affinity lists are not edges (they name
- * partners), yet the executor needs the token value: a command naming an affinity
- * token that no edge orders it after waits for the command that makes it
- * ("watch" entries: bit 31 set, the producer's command index below). */
+ * Everything comes from the schedule (scheduler/schedule.h, the HAL contract),
+ * which the compiler made or the artifact reader checked: nothing is analysed
+ * again here. In-wave edges make the later command wait for the earlier.
+ * Affinity lists are not edges (they name partners), yet the executor needs the
+ * token value: an affinity producer in the command's own wave is one more in-wave
+ * edge; one in another wave becomes a "watch" entry (bit 31 set, the producer's
+ * command index below) and the run makes its token up front. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hal/cpu/interp_internal.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-#include "runtime/target/target.h"
+#include "scheduler/schedule_bind.h"
 
 #define PLAN_NONE UINT32_MAX
 #define PLAN_WATCH (1u << 31)
 
 static void* zalloc(const air_allocator_t* a, size_t n, size_t size) {
-  if (n && size > SIZE_MAX / n) return NULL;
-  size_t bytes = n * size;
-  void* p = a->alloc(a->self, bytes ? bytes : 1);
-  if (p) memset(p, 0, bytes ? bytes : 1);
-  return p;
+  return air_mem_calloc(a, n, size);
 }
 
 static air_status_t oom(const air_allocator_t* a) {
-  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory preparing a schedule");
+  return AIR_STATUS_OOM(a, "preparing a schedule");
 }
 
 void air_interp_plan_free(air_interp_plan_t* pl) {
@@ -56,44 +53,6 @@ static int u32_cmp(const void* a, const void* b) {
   return x < y ? -1 : x > y;
 }
 
-/* The partition must describe exactly the body's ops; anything else is a schedule
- * for another program. */
-static air_status_t check_partition(const air_allocator_t* a, const air_schedule_t* sc) {
-  const air_partition_t* P = sc->partition;
-  if (!P || P->n_nodes != sc->n_body_ops || !P->n_queues || P->n_waves > P->n_nodes)
-    return AIR_STATUS(a, AIR_STATUS_DATA_LOSS,
-                      "the schedule's partition does not cover the %u ops of @%s",
-                      sc->n_body_ops, sc->entry);
-  uint32_t next = 0;
-  for (uint32_t q = 0; q < P->n_queues; ++q) {
-    const air_partition_queue_t* Q = &P->queues[q];
-    if (Q->wave_begin != next || Q->wave_end < Q->wave_begin || Q->wave_end > P->n_waves)
-      return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule's queue %u has a bad wave range", q);
-    next = Q->wave_end;
-  }
-  if (next != P->n_waves)
-    return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule's queues do not cover its waves");
-  for (uint32_t w = 0; w < P->n_waves; ++w) {
-    const air_partition_wave_t* W = &P->waves[w];
-    if (W->cmd_begin >= W->cmd_end || W->cmd_end > P->n_nodes || W->wait_begin > W->wait_end ||
-        W->wait_end > P->n_waits || W->queue >= P->n_queues ||
-        w < P->queues[W->queue].wave_begin || w >= P->queues[W->queue].wave_end)
-      return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule's wave %u is malformed", w);
-    for (uint32_t k = W->cmd_begin; k < W->cmd_end; ++k)
-      if (P->cmds[k] >= P->n_nodes || P->node_wave[P->cmds[k]] != w)
-        return AIR_STATUS(a, AIR_STATUS_DATA_LOSS,
-                          "the schedule's wave %u lists a command of another wave", w);
-    for (uint32_t k = W->wait_begin; k < W->wait_end; ++k) {
-      const air_partition_wait_t* x = &P->waits[k];
-      if (x->queue >= P->n_queues ||
-          x->value > P->queues[x->queue].wave_end - P->queues[x->queue].wave_begin)
-        return AIR_STATUS(a, AIR_STATUS_DATA_LOSS,
-                          "the schedule's wave %u waits for a wave that does not exist", w);
-    }
-  }
-  return NULL;
-}
-
 /* Each wave's commands ascending; gates: previous wave of the queue + each wait. */
 static air_status_t build_waves(air_interp_plan_t* pl) {
   const air_allocator_t* a = &pl->alloc;
@@ -110,8 +69,6 @@ static air_status_t build_waves(air_interp_plan_t* pl) {
     const air_partition_wave_t* W = &P->waves[w];
     pl->wave_cmd[w] = n;
     uint32_t width = W->cmd_end - W->cmd_begin;
-    if (n + width > pl->n_cmds)
-      return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule lists a command twice");
     memcpy(pl->cmds + n, P->cmds + W->cmd_begin, width * sizeof *pl->cmds);
     qsort(pl->cmds + n, width, sizeof *pl->cmds, u32_cmp);
     for (uint32_t k = 0; k < width; ++k) pl->pos[pl->cmds[n + k]] = k;
@@ -119,8 +76,6 @@ static air_status_t build_waves(air_interp_plan_t* pl) {
     n += width;
   }
   pl->wave_cmd[nw] = n;
-  if (n != pl->n_cmds)
-    return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule's waves miss some commands");
   /* Counting pass, then filling; `gate_of` says which wave opens gate (w, j). */
   for (int pass = 0; pass < 2; ++pass) {
     uint32_t* fill = NULL;
@@ -159,116 +114,45 @@ static air_status_t build_waves(air_interp_plan_t* pl) {
   return NULL;
 }
 
-typedef struct vec_t {
-  uint32_t* v;
-  size_t n, cap;
-} vec_t;
-
-static bool vec_push(const air_allocator_t* a, vec_t* x, uint32_t v) {
-  if (x->n == x->cap) {
-    size_t cap = x->cap ? 2 * x->cap : 64;
-    uint32_t* nv = a->realloc(a->self, x->v, cap * sizeof *nv);
-    if (!nv) return false;
-    x->v = nv;
-    x->cap = cap;
-  }
-  x->v[x->n++] = v;
-  return true;
-}
-
-typedef struct aff_walk_t {
-  const air_interp_plan_t* pl;
-  const uint32_t* cmd_of;  /* value -> body op defining it */
-  uint32_t self;
-  vec_t* out;
-  bool oom;
-} aff_walk_t;
-
-static bool aff_op(air_op_t* op, void* user) {
-  aff_walk_t* w = user;
-  const air_vlist_t* aff = &op->toks[AIR_TOK_AFF];
-  for (uint32_t k = 0; k < aff->n && !w->oom; ++k) {
-    uint32_t j = aff->items[k] < w->pl->program->n_values ? w->cmd_of[aff->items[k]] : PLAN_NONE;
-    if (j == PLAN_NONE || j == w->self || air_partition_orders(w->pl->part, j, w->self)) continue;
-    if (!vec_push(&w->pl->alloc, w->out, j)) w->oom = true;
-  }
-  return !w->oom;
-}
-
-static const char* op_name(const air_op_t* op) { return air_opkind_name(op->kind); }
-
-/* In-wave predecessors (positions) and watch entries, per command. */
-static air_status_t build_preds(air_interp_plan_t* pl, const air_program_t* p) {
+/* In-wave predecessors (positions) and watch entries, per command, read from the
+ * schedule's in-wave edges and affinity producers. */
+static air_status_t build_preds(air_interp_plan_t* pl) {
   const air_allocator_t* a = &pl->alloc;
+  const air_schedule_t* sc = pl->schedule;
   const air_partition_t* P = pl->part;
-  const air_target_t* target = NULL;
-  AIR_RETURN_IF_ERROR(air_target_lookup(a, pl->schedule->target, &target));
-  air_arena_t arena;
-  air_arena_init(&arena, a);
-  air_sched_host_graph_t hg;
-  air_status_t st = air_schedule_host_graph(&arena, a, p, pl->entry, target, &hg);
-  if (!st && hg.graph.n != pl->n_cmds)
-    st = AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the schedule does not fit @%s", pl->schedule->entry);
-  uint32_t* cmd_of = st ? NULL : zalloc(a, p->n_values ? p->n_values : 1, sizeof *cmd_of);
-  if (!st && !cmd_of) st = oom(a);
-  if (st) {
-    air_arena_deinit(&arena);
-    return st;
-  }
-  for (uint32_t v = 0; v < p->n_values; ++v) cmd_of[v] = PLAN_NONE;
+  uint32_t n_edges = 0;
   for (uint32_t i = 0; i < pl->n_cmds; ++i)
-    for (uint32_t r = 0; r < pl->ops[i]->n_results; ++r)
-      if (pl->ops[i]->results[r] < p->n_values) cmd_of[pl->ops[i]->results[r]] = i;
+    n_edges += (sc->wave_pred_end[i] - sc->pred_off[i]) + (sc->aff_off[i + 1] - sc->aff_off[i]);
   pl->pred_off = zalloc(a, (size_t)pl->n_cmds + 1, sizeof *pl->pred_off);
   pl->early = zalloc(a, pl->n_cmds, sizeof *pl->early);
-  vec_t preds = {0}, mine = {0};
-  if (!pl->pred_off || !pl->early) st = oom(a);
-  for (uint32_t i = 0; i < pl->n_cmds; ++i) pl->early[i] = PLAN_NONE;
-  for (uint32_t i = 0; !st && i < pl->n_cmds; ++i) {
-    mine.n = 0;
-    for (uint32_t k = hg.graph.pred_off[i]; k < hg.graph.pred_off[i + 1]; ++k) {
-      uint32_t j = hg.graph.pred[k];
-      if (j >= i) {
-        st = AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "the host graph is not topological");
-      } else if (P->node_wave[j] == P->node_wave[i]) {
-        if (!vec_push(a, &mine, j)) st = oom(a);
-      } else if (!air_partition_orders(P, j, i)) {
-        const air_op_t *x = pl->ops[j], *y = pl->ops[i];
-        st = air_ir_error_at(p, AIR_STATUS_DATA_LOSS, y->line, y->col, __FILE__, __LINE__,
-                             "the schedule does not run %s after %s at %s:%u:%u, which it "
-                             "depends on", op_name(y), op_name(x), p->filename, x->line, x->col);
-      }
-    }
-    size_t edges = mine.n;
-    aff_walk_t w = {.pl = pl, .cmd_of = cmd_of, .self = i, .out = &mine};
-    if (!st) air_ir_walk((air_op_t*)pl->ops[i], aff_op, &w);
-    if (!st && w.oom) st = oom(a);
-    for (size_t k = edges; !st && k < mine.n; ++k) { /* affinity producers */
-      uint32_t j = mine.v[k];
-      if (P->node_wave[j] != P->node_wave[i]) {
-        if (pl->early[j] == PLAN_NONE) pl->early[j] = pl->n_early++;
-        mine.v[k] = PLAN_WATCH | j;
-      }
-    }
-    if (st) break;
-    if (mine.n > 1) qsort(mine.v, mine.n, sizeof *mine.v, u32_cmp);
-    for (size_t k = 0; k < mine.n; ++k) {
-      if (k && mine.v[k] == mine.v[k - 1]) continue;
-      uint32_t e = mine.v[k] & PLAN_WATCH ? mine.v[k] : pl->pos[mine.v[k]];
-      if (!vec_push(a, &preds, e)) {
-        st = oom(a);
-        break;
-      }
-    }
-    if (preds.n > UINT32_MAX) st = oom(a);
-    pl->pred_off[i + 1] = (uint32_t)preds.n;
+  pl->pred = zalloc(a, n_edges, sizeof *pl->pred);
+  uint32_t* mine = zalloc(a, n_edges, sizeof *mine);
+  if (!pl->pred_off || !pl->early || !pl->pred || !mine) {
+    air_mem_free(a, mine);
+    return oom(a);
   }
-  a->free(a->self, mine.v);
-  a->free(a->self, cmd_of);
-  air_arena_deinit(&arena);
-  pl->pred = preds.v;
-  if (!st && !pl->pred) pl->pred = zalloc(a, 1, sizeof *pl->pred);
-  return st ? st : pl->pred ? NULL : oom(a);
+  for (uint32_t i = 0; i < pl->n_cmds; ++i) pl->early[i] = PLAN_NONE;
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < pl->n_cmds; ++i) {
+    uint32_t m = 0;
+    for (uint32_t k = sc->pred_off[i]; k < sc->wave_pred_end[i]; ++k) mine[m++] = sc->preds[k];
+    for (uint32_t k = sc->aff_off[i]; k < sc->aff_off[i + 1]; ++k) {
+      uint32_t j = sc->aff[k];
+      if (P->node_wave[j] != P->node_wave[i]) { /* a watch: the run makes j's token early */
+        if (pl->early[j] == PLAN_NONE) pl->early[j] = pl->n_early++;
+        j |= PLAN_WATCH;
+      }
+      mine[m++] = j;
+    }
+    if (m > 1) qsort(mine, m, sizeof *mine, u32_cmp);
+    for (uint32_t k = 0; k < m; ++k) {
+      if (k && mine[k] == mine[k - 1]) continue;
+      pl->pred[n++] = mine[k] & PLAN_WATCH ? mine[k] : pl->pos[mine[k]];
+    }
+    pl->pred_off[i + 1] = n;
+  }
+  air_mem_free(a, mine);
+  return NULL;
 }
 
 static int l3_cmp(const void* a, const void* b) {
@@ -343,12 +227,11 @@ air_status_t air_interp_plan_build(const air_allocator_t* a, const air_program_t
   pl->part = sc->partition;
   pl->n_cmds = sc->n_body_ops;
   air_status_t st = air_schedule_bind(a, sc, p, &pl->entry, &pl->ops);
-  if (!st) st = check_partition(a, sc);
   if (!st) {
     pl->n_waves = sc->partition->n_waves;
     st = build_waves(pl);
   }
-  if (!st) st = build_preds(pl, p);
+  if (!st) st = build_preds(pl);
   if (!st) st = build_l3(pl);
   if (st) {
     air_interp_plan_free(pl);

@@ -1,0 +1,85 @@
+/* drivers.c - the driver table and opening a device by URI. The only file that
+ * names drivers: a new driver adds its header and one row to k_drivers (see
+ * docs/hal.md, "Adding a driver").
+ *
+ * A URI is `driver` or `driver:params`. Until the xrt driver lands it answers
+ * UNAVAILABLE, which is what a machine without the hardware answers too, so
+ * callers already handle it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "hal/cpu/cpu_device.h"
+#include "hal/driver.h"
+#include "hal/hsa/hsa_device.h"
+#include "runtime/base/status_util.h"
+
+/* `xrt:N` is checked for shape, so a typo is INVALID_ARGUMENT on every build, and
+ * then refused because the driver is not compiled in. */
+static air_status_t open_unbuilt(air_context_t* context, const char* params, const char* uri,
+                                 const char* driver, const char* hardware) {
+  const air_allocator_t* a = air_context_allocator(context);
+  uint32_t index;
+  if (params && !air_parse_u32(params, strlen(params), 0, 1023, &index))
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "malformed device URI '%s': expected %s or %s:N with N a device index",
+                      uri, driver, driver);
+  return AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
+                    "device '%s': driver not built into this libairrt (%s support arrives "
+                    "with the %s driver)", uri, driver, hardware);
+}
+
+static air_status_t open_xrt(air_context_t* context, const char* params, const char* uri,
+                             air_device_t** out_device) {
+  (void)out_device;
+  return open_unbuilt(context, params, uri, "xrt", "NPU");
+}
+
+static const air_driver_t k_drivers[] = {
+    {"cpu", "cpu, cpu:threads=N", air_cpu_device_open},
+    {"hsa", "hsa:N", air_hsa_device_open},
+    {"xrt", "xrt:N", open_xrt},
+};
+
+const air_driver_t* air_drivers(uint32_t* out_count) {
+  *out_count = (uint32_t)(sizeof k_drivers / sizeof k_drivers[0]);
+  return k_drivers;
+}
+
+/* "a, b, c" from one string field of every driver. */
+static void list_drivers(char* out, size_t cap, bool forms) {
+  size_t at = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < sizeof k_drivers / sizeof k_drivers[0] && at < cap; ++i) {
+    int n = snprintf(out + at, cap - at, "%s%s", i ? ", " : "",
+                     forms ? k_drivers[i].forms : k_drivers[i].name);
+    if (n < 0) break;
+    at += (size_t)n;
+  }
+}
+
+air_status_t air_device_open(air_context_t* context, const char* uri,
+                             air_device_t** out_device) {
+  if (!context || !out_device)
+    return AIR_STATUS(air_context_allocator(context), AIR_STATUS_INVALID_ARGUMENT,
+                      "air_device_open: NULL argument");
+  *out_device = NULL;
+  const air_allocator_t* a = air_context_allocator(context);
+  if (!uri) uri = k_drivers[0].name;
+  const char* colon = strchr(uri, ':');
+  size_t name_len = colon ? (size_t)(colon - uri) : strlen(uri);
+  char known[256];
+  if (name_len == 0 || (colon && colon[1] == '\0')) {
+    list_drivers(known, sizeof known, true);
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "malformed device URI '%s': expected driver or driver:params (%s)", uri,
+                      known);
+  }
+  for (size_t i = 0; i < sizeof k_drivers / sizeof k_drivers[0]; ++i) {
+    if (strlen(k_drivers[i].name) == name_len && memcmp(k_drivers[i].name, uri, name_len) == 0)
+      return k_drivers[i].open(context, colon ? colon + 1 : NULL, uri, out_device);
+  }
+  list_drivers(known, sizeof known, false);
+  return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                    "unknown device driver '%.*s' in URI '%s' (known: %s)", (int)name_len, uri,
+                    uri, known);
+}

@@ -230,7 +230,7 @@ static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out) {
       return AIR_STATUS_OOM(&q->allocator, "hsa queue signals");
     }
     for (uint32_t i = 0; i < q->used_count; ++i) u[i] = q->used[(q->used_head + i) % q->used_cap];
-    memcpy(f, q->free_sigs, q->n_free * sizeof *f);
+    if (q->n_free) memcpy(f, q->free_sigs, q->n_free * sizeof *f);
     air_mem_free(&q->allocator, q->used);
     air_mem_free(&q->allocator, q->free_sigs);
     q->used = u;

@@ -20,6 +20,11 @@ packages=(
   libhsa-runtime-dev
   clang-16 lld lld-16 llvm llvm-16
   python3-yaml    # tests/amdgpu/inspect_vs_readelf.py reads llvm-readelf's YAML
+  # issue 14 (CPU driver at native speed):
+  llvm-16-dev            # the code generator (src/codegen): LLVM C API, ORC LLJIT
+  libxsmm-dev            # GEMM kernels of the CPU driver's linalg ops (JIT small GEMMs)
+  libopenblas-dev        # benchmarks: the OpenBLAS sgemm anchor (loaded with dlopen)
+  libblis-pthread-dev    # benchmarks: BLIS, measured in bench/gemm_libs.c
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

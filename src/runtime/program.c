@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "air/program.h"
+#include "runtime/base/mem.h"
 #include "runtime/ir/context_impl.h"
 #include "runtime/ir/ir.h"
 #include "runtime/text/parse.h"
@@ -54,15 +55,10 @@ air_status_t air_program_parse_file(air_context_t* context, const char* path,
   size_t len = 0, cap = 0;
   air_status_t s = NULL;
   for (;;) {
-    if (len == cap) {
-      size_t ncap = cap ? cap * 2 : 65536;
-      char* nb = a->realloc(a->self, buf, ncap);
-      if (!nb) {
-        s = AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory reading", path);
-        break;
-      }
-      buf = nb;
-      cap = ncap;
+    /* Reads in chunks of at least 64 KiB; the buffer doubles as the file grows. */
+    if (len == cap && !air_mem_grow_z(a, (void**)&buf, &cap, len + 65536, 1)) {
+      s = AIR_STATUS_OOM(a, path);
+      break;
     }
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
@@ -78,7 +74,7 @@ air_status_t air_program_parse_file(air_context_t* context, const char* path,
     if (!o.filename) o.filename = path;
     s = air_program_parse(context, buf, len, &o, out_program);
   }
-  a->free(a->self, buf);
+  air_mem_free(a, buf);
   return s;
 }
 
@@ -93,8 +89,7 @@ air_status_t air_program_print(const air_program_t* program, uint32_t flags,
   air_sb_init(&sb, &program->allocator);
   air_status_t s = air_print(program, flags, &sb);
   if (!s && sb.oom)
-    s = AIR_STATUS(&program->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
-                   "air_program_print: out of memory");
+    s = AIR_STATUS_OOM(&program->allocator, "air_program_print");
   if (!s) s = write(user_data, sb.data ? sb.data : "", sb.len);
   air_sb_free(&sb);
   return s;
@@ -116,8 +111,7 @@ air_status_t air_program_print_to_string(const air_program_t* program, uint32_t 
   size_t n = 0;
   char* t = air_sb_take(&sb, &n);
   if (!t)
-    return AIR_STATUS(&program->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
-                      "air_program_print_to_string: out of memory");
+    return AIR_STATUS_OOM(&program->allocator, "air_program_print_to_string");
   *out_text = t;
   if (out_length) *out_length = n;
   return NULL;

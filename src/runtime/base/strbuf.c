@@ -1,8 +1,11 @@
 /* strbuf.c - growable strings; see strbuf.h. */
 #include "runtime/base/strbuf.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "runtime/base/mem.h"
 
 void air_sb_init(air_sb_t* sb, const air_allocator_t* allocator) {
   memset(sb, 0, sizeof(*sb));
@@ -22,22 +25,17 @@ void air_sb_clear(air_sb_t* sb) {
 
 static bool sb_reserve(air_sb_t* sb, size_t extra) {
   if (sb->oom) return false;
-  if (sb->len + extra + 1 <= sb->cap) return true;
-  size_t cap = sb->cap ? sb->cap : 256;
-  while (cap < sb->len + extra + 1) {
-    if (cap > ((size_t)-1) / 2) {
-      sb->oom = true;
-      return false;
-    }
-    cap *= 2;
-  }
-  char* d = sb->allocator.realloc(sb->allocator.self, sb->data, cap);
-  if (!d) {
+  if (extra > SIZE_MAX - sb->len - 1) {
     sb->oom = true;
     return false;
   }
-  sb->data = d;
-  sb->cap = cap;
+  size_t need = sb->len + extra + 1;
+  if (need <= sb->cap) return true;
+  /* Strings start at 256 bytes: most messages fit in one allocation. */
+  if (!air_mem_grow_z(&sb->allocator, (void**)&sb->data, &sb->cap, need < 256 ? 256 : need, 1)) {
+    sb->oom = true;
+    return false;
+  }
   return true;
 }
 

@@ -2,7 +2,8 @@
  * scf, affine and linalg (the built-in ops a herd body may hold). */
 #include <string.h>
 
-#include "runtime/builder/builder_impl.h"
+#include "runtime/builder/builder_core.h"
+#include "runtime/builder/builder_types.h"
 
 /* Public op enums map to IR kinds through tables, not offsets, so ir_ops.def may
  * be reordered freely. */

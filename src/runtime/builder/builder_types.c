@@ -2,7 +2,7 @@
  * the builder's flat affine encoding into IR affine maps and sets. */
 #include <string.h>
 
-#include "runtime/builder/builder_impl.h"
+#include "runtime/builder/builder_types.h"
 
 /* The public enums are promised to number like the IR's, so handles and element
  * codes pass through unchanged. */
@@ -30,10 +30,6 @@ _Static_assert((int)AIR_MEMORY_L3 == (int)AIR_MEM_L3 &&
                "memory spaces must number like the IR's");
 _Static_assert(AIR_SHAPE_DYNAMIC == AIR_DIM_DYNAMIC, "dynamic extent marker");
 
-static air_status_t oom(const air_program_t* p, const char* fn) {
-  return AIR_STATUS(&p->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", fn);
-}
-
 static bool elem_ok(air_elem_t e) {
   return (unsigned)e > AIR_ELEMENT_NONE && (unsigned)e < AIR_ELEMENT_COUNT;
 }
@@ -47,7 +43,7 @@ air_status_t air_type_token(air_program_t* p, uint32_t flags, air_type_t* out) {
     return AIR_STATUS(&p->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_type_token: unknown flags 0x%x", flags);
   if (!(*out = air_ir_type_token(p, (flags & AIR_TOKEN_OLD_SPELLING) != 0)))
-    return oom(p, "air_type_token");
+    return AIR_STATUS_OOM(&p->allocator, "air_type_token");
   return NULL;
 }
 
@@ -59,7 +55,8 @@ air_status_t air_type_scalar(air_program_t* p, air_elem_t elem, air_type_t* out)
   if (!elem_ok(elem))
     return AIR_STATUS(&p->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_type_scalar: bad element type %d", (int)elem);
-  if (!(*out = air_ir_type_scalar(p, (air_elem_kind_t)elem))) return oom(p, "air_type_scalar");
+  if (!(*out = air_ir_type_scalar(p, (air_elem_kind_t)elem)))
+    return AIR_STATUS_OOM(&p->allocator, "air_type_scalar");
   return NULL;
 }
 
@@ -88,7 +85,7 @@ air_status_t air_type_memref(air_program_t* p, air_elem_t elem, uint32_t rank,
                       "air_type_memref: empty layout (use NULL for the identity)");
   *out = air_ir_type_memref(p, (air_elem_kind_t)elem, rank, shape, (int32_t)memory_space,
                             layout);
-  return *out ? NULL : oom(p, "air_type_memref");
+  return *out ? NULL : AIR_STATUS_OOM(&p->allocator, "air_type_memref");
 }
 
 air_status_t air_type_describe(const air_program_t* p, air_type_t type,

@@ -1,8 +1,9 @@
 /* context.c - context creation; the context owns nothing global. */
 #include <string.h>
 
-#include "runtime/ir/context_impl.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
+#include "runtime/ir/context_impl.h"
 
 air_status_t air_context_create(const air_context_options_t* options,
                                 const air_allocator_t* allocator,
@@ -23,11 +24,8 @@ air_status_t air_context_create(const air_context_options_t* options,
   if (options && options->flags)
     return AIR_STATUS(&a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_context_create: unknown flags 0x%x", options->flags);
-  air_context_t* c = a.alloc(a.self, sizeof(*c));
-  if (!c)
-    return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED,
-                      "air_context_create: out of memory");
-  memset(c, 0, sizeof(*c));
+  air_context_t* c = air_mem_calloc(&a, 1, sizeof(*c));
+  if (!c) return AIR_STATUS_OOM(&a, "air_context_create");
   c->allocator = a;
   *out_context = c;
   return NULL;
@@ -54,16 +52,12 @@ air_status_t air_context_register_kernel(air_context_t* context, const char* nam
       return NULL;
     }
   }
-  if (context->n_kernels == context->cap_kernels) {
-    uint32_t cap = context->cap_kernels ? context->cap_kernels * 2 : 8;
-    air_kernel_entry_t* k = a->realloc(a->self, context->kernels, cap * sizeof(*k));
-    if (!k) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory registering kernel");
-    context->kernels = k;
-    context->cap_kernels = cap;
-  }
+  if (!air_mem_grow(a, (void**)&context->kernels, &context->cap_kernels,
+                    (size_t)context->n_kernels + 1, sizeof(*context->kernels)))
+    return AIR_STATUS_OOM(a, "air_context_register_kernel");
   size_t n = strlen(name);
-  char* copy = a->alloc(a->self, n + 1);
-  if (!copy) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory registering kernel");
+  char* copy = air_mem_alloc(a, n + 1);
+  if (!copy) return AIR_STATUS_OOM(a, "air_context_register_kernel");
   memcpy(copy, name, n + 1);
   air_kernel_entry_t* e = &context->kernels[context->n_kernels++];
   e->name = copy;

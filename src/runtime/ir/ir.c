@@ -4,9 +4,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/ir/context_impl.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "runtime/base/strbuf.h"
+#include "runtime/ir/context_impl.h"
 
 /*---------------------------------------------------------------------------*/
 /* Tables                                                                    */
@@ -115,28 +116,17 @@ air_elem_kind_t air_elem_lookup(const char* s, size_t len) {
 /* Program and arena                                                         */
 /*---------------------------------------------------------------------------*/
 
-/* Grows a table of `elem` bytes to hold at least `need` entries. */
+/* Grows a table of the program's allocator to hold at least `need` entries. */
 static bool grow(air_program_t* p, void** data, uint32_t* cap, uint32_t need, size_t elem) {
-  if (need <= *cap) return true;
-  uint32_t c = *cap ? *cap : 16;
-  while (c < need) {
-    if (c > UINT32_MAX / 2) return false;
-    c *= 2;
-  }
-  void* d = p->allocator.realloc(p->allocator.self, *data, (size_t)c * elem);
-  if (!d) return false;
-  *data = d;
-  *cap = c;
-  return true;
+  return air_mem_grow(&p->allocator, data, cap, need, elem);
 }
 
 air_status_t air_ir_program_new(air_context_t* context, const char* filename,
                                 air_program_t** out) {
   const air_allocator_t* a = &context->allocator;
   *out = NULL;
-  air_program_t* p = a->alloc(a->self, sizeof(*p));
-  if (!p) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory creating a program");
-  memset(p, 0, sizeof(*p));
+  air_program_t* p = air_mem_calloc(a, 1, sizeof(*p));
+  if (!p) return AIR_STATUS_OOM(a, "creating a program");
   p->context = context;
   p->allocator = *a;
   air_arena_init(&p->arena, a);
@@ -154,7 +144,7 @@ air_status_t air_ir_program_new(air_context_t* context, const char* filename,
   }
   if (!ok) {
     air_ir_program_free(p);
-    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory creating a program");
+    return AIR_STATUS_OOM(a, "creating a program");
   }
   *out = p;
   return NULL;
@@ -216,15 +206,14 @@ static bool type_equal(const air_type_info_t* u, const air_type_info_t* t) {
  * distinct types a program spells. */
 static bool type_index_grow(air_program_t* p) {
   uint32_t cap = p->cap_type_index ? p->cap_type_index * 2 : 64;
-  uint32_t* idx = p->allocator.alloc(p->allocator.self, cap * sizeof(uint32_t));
+  uint32_t* idx = air_mem_calloc(&p->allocator, cap, sizeof(uint32_t));
   if (!idx) return false;
-  memset(idx, 0, cap * sizeof(uint32_t));
   for (uint32_t id = 1; id < p->n_types; ++id) {
     uint32_t k = (uint32_t)type_hash(&p->types[id]) & (cap - 1);
     while (idx[k]) k = (k + 1) & (cap - 1);
     idx[k] = id;
   }
-  p->allocator.free(p->allocator.self, p->type_index);
+  air_mem_free(&p->allocator, p->type_index);
   p->type_index = idx;
   p->cap_type_index = cap;
   return true;

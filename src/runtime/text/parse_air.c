@@ -2,9 +2,13 @@
  * the spec's: `sync`, `[dependency = [...]] [affinity = [...]] [concurrency =
  * [...]]` anywhere between the op name and its operands or region, and inline
  * placement attributes (`x_loc=0 backend-granularity=XCD`). */
+#include "runtime/text/parse_air.h"
+
 #include <string.h>
 
-#include "runtime/text/parse_internal.h"
+#include "runtime/text/parse_attr.h"
+#include "runtime/text/parse_ssa.h"
+#include "runtime/text/parse_type.h"
 
 /* What the async clauses of an op gathered. */
 typedef struct hdr_t {
@@ -93,8 +97,8 @@ static air_status_t settle_async(air_parser_t* P, hdr_t* h, const air_token_t* a
 /* air.channel                                                               */
 /*---------------------------------------------------------------------------*/
 
-air_status_t air_parse_op_channel(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                  const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_channel(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                               const air_token_t* at, const air_pbinds_t* b) {
   if (P->tok.kind != AIR_TK_AT) return air_parse_fail(P, "a channel name '@name'");
   hdr_t h = {0};
   TRY(sym_clause(P, &h));
@@ -152,10 +156,7 @@ static air_status_t inline_attr(air_parser_t* P) {
   } else {
     TRY(air_parse_attr(P, &na.value));
   }
-  if (!air_parse_grow(P, (void**)&P->nattrs, &P->cap_nattrs, P->n_nattrs + 1,
-                      sizeof(air_named_attr_t)))
-    return air_parse_oom(P);
-  P->nattrs[P->n_nattrs++] = na;
+  TRY(air_parse_push_nattr(P, &na));
   return NULL;
 }
 
@@ -166,8 +167,8 @@ static bool looks_like_inline_attr(air_parser_t* P) {
   return next.kind == AIR_TK_MINUS && next.s == P->tok.s + P->tok.len;
 }
 
-air_status_t air_parse_op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                               const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                            const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
   uint32_t amark = P->n_nattrs;
   bool has_space = false, has_args = false, has_types = false;
@@ -318,8 +319,8 @@ static air_status_t io_types(air_parser_t* P, uint32_t* n, uint32_t* base) {
   return air_parse_type_list(P, n);
 }
 
-air_status_t air_parse_op_channel_io(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                     const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_channel_io(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                                  const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
   uint32_t amark = P->n_nattrs, ix_base = P->n_ixs, n_idx = 0;
   TRY(clauses(P, &h));
@@ -375,8 +376,8 @@ air_status_t air_parse_op_channel_io(air_parser_t* P, air_block_t* blk, air_opki
   return token_results(P, op, b);
 }
 
-air_status_t air_parse_op_dma(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                              const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_dma(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                           const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
   uint32_t amark = P->n_nattrs;
   TRY(clauses(P, &h));
@@ -419,8 +420,8 @@ static air_status_t opt_token_type(air_parser_t* P, air_tid_t* t) {
   return NULL;
 }
 
-air_status_t air_parse_op_wait_all(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                   const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_wait_all(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                                const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
   uint32_t amark = P->n_nattrs;
   TRY(clauses(P, &h));
@@ -436,8 +437,8 @@ air_status_t air_parse_op_wait_all(air_parser_t* P, air_block_t* blk, air_opkind
   return air_parse_results(P, op, &t, b);
 }
 
-air_status_t air_parse_op_token_alloc(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                      const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_token_alloc(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                                   const air_token_t* at, const air_pbinds_t* b) {
   uint32_t amark = P->n_nattrs;
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t = P->t_token;
@@ -448,8 +449,8 @@ air_status_t air_parse_op_token_alloc(air_parser_t* P, air_block_t* blk, air_opk
   return air_parse_results(P, op, &t, b);
 }
 
-air_status_t air_parse_op_execute(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                  const air_token_t* at, const air_pbinds_t* b) {
+static air_status_t op_execute(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                               const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
   uint32_t amark = P->n_nattrs;
   TRY(clauses(P, &h));
@@ -486,4 +487,17 @@ air_status_t air_parse_op_execute(air_parser_t* P, air_block_t* blk, air_opkind_
   TRY(air_parse_opt_attr_dict(P));
   TRY(air_parse_flush_attrs(P, op, amark));
   return air_parse_results(P, op, P->tys + tb, b);
+}
+
+air_parse_op_fn air_parse_air_fn(air_opcls_t cls) {
+  switch (cls) {
+    case AIR_OPC_CHANNEL: return op_channel;
+    case AIR_OPC_HIER: return op_hier;
+    case AIR_OPC_CHANNEL_IO: return op_channel_io;
+    case AIR_OPC_DMA: return op_dma;
+    case AIR_OPC_WAIT_ALL: return op_wait_all;
+    case AIR_OPC_EXECUTE: return op_execute;
+    case AIR_OPC_TOKEN_ALLOC: return op_token_alloc;
+    default: return NULL;
+  }
 }

@@ -1,56 +1,14 @@
-/* parse_ops.c - func, arith, memref, scf, affine and linalg operations in MLIR's
- * pretty syntax. Operands are read first and resolved once their types are
- * known (types come last in MLIR's forms). */
+/* parse_ops.c - func, arith and memref operations (affine.load/store included)
+ * in MLIR's pretty syntax. Operands are read first and resolved once their types
+ * are known (types come last in MLIR's forms). */
+#include "runtime/text/parse_ops.h"
+
 #include <string.h>
 
-#include "runtime/text/parse_internal.h"
-
-static air_status_t need_memref(air_parser_t* P, const air_token_t* at, air_tid_t t) {
-  if (air_ir_type(P->p, t)->kind == AIR_TYPE_MEMREF) return NULL;
-  char b[128];
-  return PERR(P, at->line, at->col, "expected a memref type, found '%s'",
-              air_parse_type_str(P, t, b, sizeof b));
-}
-
-/* `: T` with its location for messages. */
-static air_status_t colon_type(air_parser_t* P, air_tid_t* t, air_token_t* at) {
-  TRY(air_parse_expect(P, AIR_TK_COLON, "':' and a type"));
-  if (at) *at = P->tok;
-  return air_parse_type(P, t);
-}
-
-static void unlink_op(air_block_t* b, air_op_t* op) {
-  if (op->prev)
-    op->prev->next = op->next;
-  else
-    b->first = op->next;
-  if (op->next)
-    op->next->prev = op->prev;
-  else
-    b->last = op->prev;
-  op->prev = op->next = NULL;
-  op->parent = NULL;
-}
-
-/* The yield ending region `r` must carry one value per result of `op`. */
-static air_status_t check_yield(air_parser_t* P, air_op_t* op, uint32_t r,
-                                const air_tid_t* types) {
-  air_op_t* t = op->regions[r]->last;
-  if (t->n_operands != op->n_results)
-    return PERR(P, t->line, t->col, "'%s' yields %u value%s but '%s' has %u result%s",
-                air_opkind_name(t->kind), t->n_operands, t->n_operands == 1 ? "" : "s",
-                air_opkind_name(op->kind), op->n_results, op->n_results == 1 ? "" : "s");
-  for (uint32_t i = 0; i < t->n_operands; ++i) {
-    air_tid_t have = air_ir_value_type(P->p, t->operands[i]);
-    if (!air_parse_types_match(P, have, types[i])) {
-      char a[128], c[128];
-      return PERR(P, t->line, t->col, "'%s' operand %u has type '%s' but result %u is '%s'",
-                  air_opkind_name(t->kind), i, air_parse_type_str(P, have, a, sizeof a), i,
-                  air_parse_type_str(P, types[i], c, sizeof c));
-    }
-  }
-  return NULL;
-}
+#include "runtime/text/parse_affine.h"
+#include "runtime/text/parse_attr.h"
+#include "runtime/text/parse_ssa.h"
+#include "runtime/text/parse_type.h"
 
 /*---------------------------------------------------------------------------*/
 /* func                                                                      */
@@ -262,7 +220,7 @@ static air_status_t op_arith(air_parser_t* P, air_block_t* blk, air_opkind_t kin
   TRY(air_parse_skip_op_flags(P));
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t, cond = P->t_i1;
-  TRY(colon_type(P, &t, NULL));
+  TRY(air_parse_colon_type(P, &t, NULL));
   if (cls == AIR_OPC_SELECT && air_parse_accept(P, AIR_TK_COMMA)) {
     cond = t;
     TRY(air_parse_type(P, &t));
@@ -287,7 +245,7 @@ static air_status_t op_cast(air_parser_t* P, air_block_t* blk, air_opkind_t kind
   TRY(air_parse_skip_op_flags(P));
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t from, to;
-  TRY(colon_type(P, &from, NULL));
+  TRY(air_parse_colon_type(P, &from, NULL));
   TRY(air_parse_expect_kw(P, "to"));
   TRY(air_parse_type(P, &to));
   air_op_t* op;
@@ -311,8 +269,8 @@ static air_status_t op_alloc(air_parser_t* P, air_block_t* blk, air_opkind_t kin
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t;
   air_token_t tt;
-  TRY(colon_type(P, &t, &tt));
-  TRY(need_memref(P, &tt, t));
+  TRY(air_parse_colon_type(P, &t, &tt));
+  TRY(air_parse_need_memref(P, &tt, t));
   const air_type_info_t* ti = air_ir_type(P->p, t);
   uint32_t dyn = 0;
   for (uint32_t i = 0; i < ti->rank; ++i) dyn += ti->shape[i] == AIR_DIM_DYNAMIC;
@@ -354,8 +312,8 @@ static air_status_t op_mem(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t;
   air_token_t tt;
-  TRY(colon_type(P, &t, &tt));
-  TRY(need_memref(P, &tt, t));
+  TRY(air_parse_colon_type(P, &t, &tt));
+  TRY(air_parse_need_memref(P, &tt, t));
   const air_type_info_t* ti = air_ir_type(P->p, t);
   if (affine && map.map->n_results != ti->rank)
     return PERR(P, st.line, st.col, "'%s' of a rank-%u memref needs %u subscripts, found %u",
@@ -387,12 +345,12 @@ static air_status_t op_copy(air_parser_t* P, air_block_t* blk, air_opkind_t kind
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t ts, td;
   air_token_t a1, a2;
-  TRY(colon_type(P, &ts, &a1));
-  TRY(need_memref(P, &a1, ts));
+  TRY(air_parse_colon_type(P, &ts, &a1));
+  TRY(air_parse_need_memref(P, &a1, ts));
   TRY(air_parse_expect_kw(P, "to"));
   a2 = P->tok;
   TRY(air_parse_type(P, &td));
-  TRY(need_memref(P, &a2, td));
+  TRY(air_parse_need_memref(P, &a2, td));
   air_op_t* op;
   TRY(air_parse_new_op(P, blk, kind, at, 2, 0, 0, 0, &op));
   TRY(air_parse_use(P, &src, ts, &op->operands[0]));
@@ -411,12 +369,12 @@ static air_status_t op_subview(air_parser_t* P, air_block_t* blk, air_opkind_t k
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t ts, td;
   air_token_t a1, a2;
-  TRY(colon_type(P, &ts, &a1));
-  TRY(need_memref(P, &a1, ts));
+  TRY(air_parse_colon_type(P, &ts, &a1));
+  TRY(air_parse_need_memref(P, &a1, ts));
   TRY(air_parse_expect_kw(P, "to"));
   a2 = P->tok;
   TRY(air_parse_type(P, &td));
-  TRY(need_memref(P, &a2, td));
+  TRY(air_parse_need_memref(P, &a2, td));
   air_op_t* op;
   TRY(air_parse_new_op(P, blk, kind, at, 1, 1, 0, 3, &op));
   TRY(air_parse_use(P, &src, ts, &op->operands[0]));
@@ -479,12 +437,12 @@ static air_status_t op_reshape(air_parser_t* P, air_block_t* blk, air_opkind_t k
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t ts, td;
   air_token_t a1, a2;
-  TRY(colon_type(P, &ts, &a1));
-  TRY(need_memref(P, &a1, ts));
+  TRY(air_parse_colon_type(P, &ts, &a1));
+  TRY(air_parse_need_memref(P, &a1, ts));
   TRY(air_parse_expect_kw(P, kind == AIR_OP_MEMREF_CAST ? "to" : "into"));
   a2 = P->tok;
   TRY(air_parse_type(P, &td));
-  TRY(need_memref(P, &a2, td));
+  TRY(air_parse_need_memref(P, &a2, td));
   air_op_t* op;
   TRY(air_parse_new_op(P, blk, kind, at, 1, 1, 0, nl, &op));
   TRY(air_parse_use(P, &src, ts, &op->operands[0]));
@@ -493,494 +451,7 @@ static air_status_t op_reshape(air_parser_t* P, air_block_t* blk, air_opkind_t k
   return air_parse_results(P, op, &td, b);
 }
 
-/*---------------------------------------------------------------------------*/
-/* scf                                                                       */
-/*---------------------------------------------------------------------------*/
-
-/* `iter_args(%a = %b, ...) -> (T, ...)`: names then values on refs. */
-static air_status_t iter_args(air_parser_t* P, uint32_t* n, uint32_t* names, uint32_t* vals,
-                              uint32_t* tb) {
-  *n = 0;
-  *tb = P->n_tys;
-  if (!air_parse_accept_kw(P, "iter_args")) return NULL;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'iter_args'"));
-  uint32_t base = P->n_refs;
-  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-    do {
-      air_pref_t r;
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      ++*n;
-    } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the iteration arguments"));
-  }
-  /* Reorder to names then values so both are contiguous. */
-  uint32_t k = *n;
-  for (uint32_t i = 0; i < k; ++i) {
-    air_pref_t v = P->refs[base + 2 * i + 1];
-    TRY(air_parse_push_ref(P, &v));
-  }
-  for (uint32_t i = 0; i < k; ++i) P->refs[base + i] = P->refs[base + 2 * i];
-  memmove(P->refs + base + k, P->refs + base + 2 * k, k * sizeof(air_pref_t));
-  P->n_refs = base + 2 * k;
-  *names = base;
-  *vals = base + k;
-  uint32_t nt;
-  *tb = P->n_tys;
-  TRY(air_parse_expect(P, AIR_TK_ARROW, "'->' and the types of the iteration arguments"));
-  TRY(air_parse_paren_types(P, true, &nt));
-  if (nt != k)
-    return PERR_TOK(P, "%u iteration argument%s but %u type%s", k, k == 1 ? "" : "s", nt,
-                    nt == 1 ? "" : "s");
-  return NULL;
-}
-
-/* Region arguments: one induction variable, then the iteration arguments. */
-static air_status_t loop_region(air_parser_t* P, air_op_t* op, const air_pref_t* iv,
-                                air_tid_t ivt, uint32_t ni, uint32_t names, uint32_t tb,
-                                air_opkind_t term) {
-  air_region_spec_t rs = {0};
-  rs.ref_base = P->n_refs;
-  rs.ty_base = P->n_tys;
-  rs.n_args = 1 + ni;
-  TRY(air_parse_push_ref(P, iv));
-  TRY(air_parse_push_ty(P, ivt));
-  for (uint32_t i = 0; i < ni; ++i) {
-    air_pref_t r = P->refs[names + i];
-    TRY(air_parse_push_ref(P, &r));
-    TRY(air_parse_push_ty(P, P->tys[tb + i]));
-  }
-  rs.term = term;
-  rs.implicit = ni == 0;
-  TRY(air_parse_region(P, op, 0, &rs));
-  return check_yield(P, op, 0, P->tys + tb);
-}
-
-static air_status_t op_for(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                           const air_token_t* at, const air_pbinds_t* b) {
-  air_pref_t iv, lb, ub, st;
-  uint32_t amark = P->n_nattrs;
-  TRY(air_parse_ref(P, &iv));
-  TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' after the induction variable"));
-  TRY(air_parse_ref(P, &lb));
-  TRY(air_parse_expect_kw(P, "to"));
-  TRY(air_parse_ref(P, &ub));
-  TRY(air_parse_expect_kw(P, "step"));
-  TRY(air_parse_ref(P, &st));
-  uint32_t ni, names = 0, vals = 0, tb;
-  TRY(iter_args(P, &ni, &names, &vals, &tb));
-  air_tid_t ivt = P->t_index;
-  if (air_parse_accept(P, AIR_TK_COLON)) TRY(air_parse_type(P, &ivt));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, 3 + ni, ni, 1, 0, &op));
-  TRY(air_parse_use(P, &lb, ivt, &op->operands[0]));
-  TRY(air_parse_use(P, &ub, ivt, &op->operands[1]));
-  TRY(air_parse_use(P, &st, ivt, &op->operands[2]));
-  TRY(air_parse_resolve(P, vals, ni, tb, 0, op->operands + 3));
-  TRY(loop_region(P, op, &iv, ivt, ni, names, tb, AIR_OP_YIELD));
-  TRY(air_parse_opt_attr_dict(P));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, P->tys + tb, b);
-}
-
-/* `( %a, %b )` of values resolved as index into ixs. */
-static air_status_t index_group(air_parser_t* P, uint32_t* n) {
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'('"));
-  *n = 0;
-  if (air_parse_accept(P, AIR_TK_RPAREN)) return NULL;
-  do {
-    air_vid_t v;
-    TRY(air_parse_operand(P, P->t_index, &v));
-    TRY(air_parse_push_ix(P, v, 0));
-    ++*n;
-  } while (air_parse_accept(P, AIR_TK_COMMA));
-  return air_parse_expect(P, AIR_TK_RPAREN, "',' or ')'");
-}
-
-/* Brings the body of an scf.parallel to the current form: the old one wrote one
- * `scf.reduce(%x) : T {...}` per value, followed by an implicit `scf.yield`; the
- * new one ends the body with a single scf.reduce holding every value. */
-static air_status_t normalize_parallel(air_parser_t* P, air_op_t* op, uint32_t n_init) {
-  air_block_t* body = op->regions[0];
-  air_op_t* last = body->last;
-  if (last && last->kind == AIR_OP_YIELD) {
-    if (last->n_operands)
-      return PERR(P, last->line, last->col, "'scf.yield' in 'scf.parallel' cannot yield values");
-    unlink_op(body, last);
-  } else if (last && air_opkind_class(last->kind) == AIR_OPC_TERMINATOR) {
-    return PERR(P, last->line, last->col, "'%s' cannot end the body of 'scf.parallel'",
-                air_opkind_name(last->kind));
-  }
-  uint32_t count = 0, n_ops = 0;
-  air_op_t* first = NULL;
-  for (air_op_t* o = body->first; o; o = o->next) {
-    if (o->kind != AIR_OP_REDUCE) continue;
-    if (!first) first = o;
-    ++count;
-    n_ops += o->n_operands;
-  }
-  if (n_ops != n_init) {
-    const air_op_t* where = first ? first : op;
-    return PERR(P, where->line, where->col,
-                "'scf.parallel' has %u init value%s but its body reduces %u", n_init,
-                n_init == 1 ? "" : "s", n_ops);
-  }
-  if (count == 1 && body->last == first) return NULL;
-  air_op_t* red = air_ir_op_new(P->p, AIR_OP_REDUCE, first ? first->line : op->line,
-                                first ? first->col : op->col, n_ops, 0, n_ops, 0);
-  if (!red) return air_parse_oom(P);
-  uint32_t k = 0;
-  for (air_op_t *o = body->first, *next; o; o = next) {
-    next = o->next;
-    if (o->kind != AIR_OP_REDUCE) continue;
-    for (uint32_t i = 0; i < o->n_operands; ++i, ++k) {
-      red->operands[k] = o->operands[i];
-      red->regions[k] = o->regions[i];
-      red->regions[k]->parent = red;
-    }
-    if (o->n_attrs && !red->n_attrs) {
-      red->attrs = o->attrs;
-      red->n_attrs = o->n_attrs;
-    }
-    unlink_op(body, o);
-  }
-  air_ir_block_append(body, red);
-  return NULL;
-}
-
-static air_status_t op_parallel(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                const air_token_t* at, const air_pbinds_t* b) {
-  uint32_t amark = P->n_nattrs, ivb = P->n_refs, n;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' to begin the induction variables"));
-  TRY(air_parse_ref_list(P, AIR_TK_RPAREN, &n));
-  TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the lower bounds"));
-  uint32_t ixb = P->n_ixs, nl, nu, ns;
-  TRY(index_group(P, &nl));
-  TRY(air_parse_expect_kw(P, "to"));
-  TRY(index_group(P, &nu));
-  TRY(air_parse_expect_kw(P, "step"));
-  TRY(index_group(P, &ns));
-  if (nl != n || nu != n || ns != n)
-    return PERR(P, at->line, at->col,
-                "'scf.parallel' has %u induction variable%s but %u/%u/%u bounds/steps", n,
-                n == 1 ? "" : "s", nl, nu, ns);
-  uint32_t vb = P->n_refs, ni = 0, tb = P->n_tys, nt = 0;
-  if (air_parse_accept_kw(P, "init")) {
-    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'init'"));
-    TRY(air_parse_ref_list(P, AIR_TK_RPAREN, &ni));
-    TRY(air_parse_expect(P, AIR_TK_ARROW, "'->' and the result types"));
-    TRY(air_parse_paren_types(P, true, &nt));
-    if (nt != ni)
-      return PERR(P, at->line, at->col, "%u init value%s but %u type%s", ni, ni == 1 ? "" : "s",
-                  nt, nt == 1 ? "" : "s");
-  }
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, 3 * n + ni, ni, 1, 0, &op));
-  op->iaux[0] = n;
-  for (uint32_t i = 0; i < 3 * n; ++i) op->operands[i] = P->ixs[ixb + i].value;
-  TRY(air_parse_resolve(P, vb, ni, tb, 0, op->operands + 3 * n));
-  air_region_spec_t rs = {0};
-  rs.n_args = n;
-  rs.ref_base = ivb;
-  rs.ty_base = P->n_tys;
-  for (uint32_t i = 0; i < n; ++i) TRY(air_parse_push_ty(P, P->t_index));
-  rs.term = AIR_OP_COUNT_;
-  TRY(air_parse_region(P, op, 0, &rs));
-  TRY(normalize_parallel(P, op, ni));
-  for (uint32_t i = 0; i < ni; ++i) {
-    air_tid_t have = air_ir_value_type(P->p, op->regions[0]->last->operands[i]);
-    if (!air_parse_types_match(P, have, P->tys[tb + i])) {
-      char a[128], c[128];
-      const air_op_t* r = op->regions[0]->last;
-      return PERR(P, r->line, r->col, "'scf.reduce' operand %u has type '%s' but result is '%s'",
-                  i, air_parse_type_str(P, have, a, sizeof a),
-                  air_parse_type_str(P, P->tys[tb + i], c, sizeof c));
-    }
-  }
-  TRY(air_parse_opt_attr_dict(P));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, P->tys + tb, b);
-}
-
-static air_status_t op_reduce(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                              const air_token_t* at, const air_pbinds_t* b) {
-  if (!blk->parent || blk->parent->kind != AIR_OP_PARALLEL)
-    return PERR(P, at->line, at->col, "'scf.reduce' must be directly inside 'scf.parallel'");
-  uint32_t rb = P->n_refs, n = 0, tb = P->n_tys, nt = 0, amark = P->n_nattrs;
-  if (air_parse_accept(P, AIR_TK_LPAREN)) {
-    if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-      TRY(air_parse_ref_list(P, AIR_TK_EOF, &n));
-      if (air_parse_accept(P, AIR_TK_COLON)) TRY(air_parse_type_list(P, &nt));
-      TRY(air_parse_expect(P, AIR_TK_RPAREN, "')' after the reduced values"));
-    }
-  }
-  if (n && !nt) {
-    TRY(air_parse_expect(P, AIR_TK_COLON, "':' and the types of the reduced values"));
-    TRY(air_parse_type_list(P, &nt));
-  }
-  if (nt != n)
-    return PERR(P, at->line, at->col, "%u reduced value%s but %u type%s", n, n == 1 ? "" : "s",
-                nt, nt == 1 ? "" : "s");
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, n, 0, n, 0, &op));
-  TRY(air_parse_resolve(P, rb, n, tb, 0, op->operands));
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i) air_parse_accept(P, AIR_TK_COMMA);
-    air_token_t rt = P->tok;
-    air_region_spec_t rs = {0};
-    rs.label_args = true;
-    rs.term = AIR_OP_REDUCE_RETURN;
-    TRY(air_parse_region(P, op, i, &rs));
-    const air_block_t* rbk = op->regions[i];
-    if (rbk->n_args != 2)
-      return PERR(P, rt.line, rt.col,
-                  "the reduction region needs two arguments '^bb0(%%lhs: T, %%rhs: T)', found %u",
-                  rbk->n_args);
-    const air_op_t* ret = rbk->last;
-    if (ret->n_operands != 1)
-      return PERR(P, ret->line, ret->col, "'scf.reduce.return' must return one value");
-  }
-  TRY(air_parse_opt_attr_dict(P));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, NULL, b);
-}
-
-/* The then/else regions of scf.if and affine.if. */
-static air_status_t if_regions(air_parser_t* P, air_op_t* op, air_opkind_t term,
-                               const air_tid_t* types) {
-  air_region_spec_t rs = {0};
-  rs.term = term;
-  rs.implicit = op->n_results == 0;
-  TRY(air_parse_region(P, op, 0, &rs));
-  TRY(check_yield(P, op, 0, types));
-  if (air_parse_accept_kw(P, "else")) {
-    op->n_regions = 2;
-    TRY(air_parse_region(P, op, 1, &rs));
-    TRY(check_yield(P, op, 1, types));
-  } else if (op->n_results) {
-    return PERR(P, op->line, op->col, "'%s' with results needs an 'else' region",
-                air_opkind_name(op->kind));
-  }
-  return air_parse_opt_attr_dict(P);
-}
-
-static air_status_t op_if(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                          const air_token_t* at, const air_pbinds_t* b) {
-  air_pref_t c;
-  uint32_t amark = P->n_nattrs, tb = P->n_tys, nr;
-  TRY(air_parse_ref(P, &c));
-  TRY(air_parse_opt_arrow_types(P, &nr));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, 1, nr, 2, 0, &op));
-  op->n_regions = 1;
-  TRY(air_parse_use(P, &c, P->t_i1, &op->operands[0]));
-  TRY(if_regions(P, op, AIR_OP_YIELD, P->tys + tb));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, P->tys + tb, b);
-}
-
-/*---------------------------------------------------------------------------*/
-/* affine                                                                    */
-/*---------------------------------------------------------------------------*/
-
-/* `(%d, ...)[%s, ...]` after an affine map or set; refs pushed, dims first. */
-static air_status_t affine_operands(air_parser_t* P, const air_token_t* mt, uint32_t want_d,
-                                    uint32_t want_s, uint32_t* nd, uint32_t* ns) {
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' and the dimension operands"));
-  TRY(air_parse_ref_list(P, AIR_TK_RPAREN, nd));
-  *ns = 0;
-  if (air_parse_accept(P, AIR_TK_LSQUARE)) TRY(air_parse_ref_list(P, AIR_TK_RSQUARE, ns));
-  if (*nd != want_d || *ns != want_s)
-    return PERR(P, mt->line, mt->col,
-                "'%.*s' takes %u dimension%s and %u symbol%s, but %u and %u are given",
-                (int)mt->len, mt->s, want_d, want_d == 1 ? "" : "s", want_s,
-                want_s == 1 ? "" : "s", *nd, *ns);
-  return NULL;
-}
-
-static air_status_t op_affine_apply(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                    const air_token_t* at, const air_pbinds_t* b) {
-  air_token_t mt = P->tok;
-  air_attr_t m;
-  const air_attr_t* r;
-  uint32_t rb = P->n_refs, nd, ns, amark = P->n_nattrs;
-  TRY(air_parse_map_ref(P, AIR_ATTR_MAP, &m, &r));
-  if (kind == AIR_OP_AFFINE_APPLY && r->map->n_results != 1)
-    return PERR(P, mt.line, mt.col, "'affine.apply' needs a map with one result, not %u",
-                r->map->n_results);
-  if (r->map->n_results == 0)
-    return PERR(P, mt.line, mt.col, "'%s' needs a map with at least one result",
-                air_opkind_name(kind));
-  TRY(affine_operands(P, &mt, r->map->n_dims, r->map->n_syms, &nd, &ns));
-  TRY(air_parse_opt_attr_dict(P));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, nd + ns, 1, 0, 0, &op));
-  op->value = m;
-  op->iaux[0] = nd;
-  TRY(air_parse_resolve(P, rb, nd + ns, UINT32_MAX, P->t_index, op->operands));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, &P->t_index, b);
-}
-
-static air_status_t op_affine_if(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                 const air_token_t* at, const air_pbinds_t* b) {
-  air_token_t mt = P->tok;
-  air_attr_t s;
-  const air_attr_t* r;
-  uint32_t rb = P->n_refs, nd, ns, amark = P->n_nattrs, tb = P->n_tys, nr;
-  TRY(air_parse_map_ref(P, AIR_ATTR_SET, &s, &r));
-  TRY(affine_operands(P, &mt, r->set->n_dims, r->set->n_syms, &nd, &ns));
-  tb = P->n_tys;
-  TRY(air_parse_opt_arrow_types(P, &nr));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, nd + ns, nr, 2, 0, &op));
-  op->n_regions = 1;
-  op->value = s;
-  op->iaux[0] = nd;
-  TRY(air_parse_resolve(P, rb, nd + ns, UINT32_MAX, P->t_index, op->operands));
-  TRY(if_regions(P, op, AIR_OP_AFFINE_YIELD, P->tys + tb));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, P->tys + tb, b);
-}
-
-static air_status_t affine_bound(air_parser_t* P, air_ix_t* out) {
-  out->value = 0;
-  out->cst = 0;
-  if (P->tok.kind == AIR_TK_PERCENT) return air_parse_operand(P, P->t_index, &out->value);
-  bool neg = false;
-  if (P->tok.kind == AIR_TK_MINUS && air_parse_peek(P).kind == AIR_TK_INT) {
-    neg = true;
-    air_parse_next(P);
-  }
-  if (P->tok.kind == AIR_TK_INT) {
-    if (P->tok.overflow || P->tok.u > (uint64_t)INT64_MAX)
-      return PERR_TOK(P, "integer literal is out of range");
-    out->cst = neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u;
-    air_parse_next(P);
-    return NULL;
-  }
-  if (air_parse_is_kw(P, "max") || air_parse_is_kw(P, "min") || P->tok.kind == AIR_TK_HASH ||
-      air_parse_is_kw(P, "affine_map") || P->tok.kind == AIR_TK_LPAREN)
-    return PERR_TOK(P, "unsupported 'affine.for' bound: only constants and values are "
-                       "supported, not affine maps");
-  return air_parse_fail(P, "a constant or a value as the loop bound");
-}
-
-static air_status_t op_affine_for(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                                  const air_token_t* at, const air_pbinds_t* b) {
-  air_pref_t iv;
-  uint32_t amark = P->n_nattrs;
-  TRY(air_parse_ref(P, &iv));
-  TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' after the induction variable"));
-  air_ix_t lb, ub;
-  TRY(affine_bound(P, &lb));
-  TRY(air_parse_expect_kw(P, "to"));
-  TRY(affine_bound(P, &ub));
-  int64_t step = 1;
-  if (air_parse_accept_kw(P, "step")) {
-    if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u == 0 || P->tok.u > INT32_MAX)
-      return air_parse_fail(P, "a positive constant step");
-    step = (int64_t)P->tok.u;
-    air_parse_next(P);
-  }
-  uint32_t ni, names = 0, vals = 0, tb;
-  TRY(iter_args(P, &ni, &names, &vals, &tb));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, ni, ni, 1, 1, &op));
-  if (!air_ir_list_init(P->p, &op->lists[0], 2)) return air_parse_oom(P);
-  op->lists[0].items[0] = lb;
-  op->lists[0].items[1] = ub;
-  op->iaux[1] = (uint32_t)step;
-  TRY(air_parse_resolve(P, vals, ni, tb, 0, op->operands));
-  TRY(loop_region(P, op, &iv, P->t_index, ni, names, tb, AIR_OP_AFFINE_YIELD));
-  TRY(air_parse_opt_attr_dict(P));
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, P->tys + tb, b);
-}
-
-/*---------------------------------------------------------------------------*/
-/* linalg                                                                    */
-/*---------------------------------------------------------------------------*/
-
-/* `ins(%a, %b : T, T)`; refs and types pushed. */
-static air_status_t linalg_operands(air_parser_t* P, const char* kw, uint32_t* n) {
-  *n = 0;
-  if (!air_parse_accept_kw(P, kw)) return NULL;
-  air_token_t at = P->tok;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'ins'/'outs'"));
-  if (air_parse_accept(P, AIR_TK_RPAREN)) return NULL;
-  TRY(air_parse_ref_list(P, AIR_TK_EOF, n));
-  TRY(air_parse_expect(P, AIR_TK_COLON, "':' and the operand types"));
-  uint32_t nt;
-  TRY(air_parse_type_list(P, &nt));
-  if (nt != *n)
-    return PERR(P, at.line, at.col, "%u operand%s but %u type%s", *n, *n == 1 ? "" : "s", nt,
-                nt == 1 ? "" : "s");
-  return air_parse_expect(P, AIR_TK_RPAREN, "')' after the operand types");
-}
-
-static air_status_t op_linalg(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                              const air_token_t* at, const air_pbinds_t* b) {
-  uint32_t amark = P->n_nattrs;
-  bool generic = kind == AIR_OP_GENERIC;
-  for (;;) {
-    if (P->tok.kind == AIR_TK_LBRACE) {
-      TRY(air_parse_dict_entries(P));
-    } else if (P->tok.kind == AIR_TK_BARE && !air_parse_is_kw(P, "ins") &&
-               !air_parse_is_kw(P, "outs") && air_parse_peek(P).kind == AIR_TK_EQUAL) {
-      /* `indexing_maps = [...]` written before the operands. */
-      air_named_attr_t na;
-      memset(&na, 0, sizeof(na));
-      if (!(na.name = air_ir_strndup(P->p, P->tok.s, P->tok.len))) return air_parse_oom(P);
-      air_parse_next(P);
-      air_parse_next(P);
-      TRY(air_parse_attr(P, &na.value));
-      if (!air_parse_grow(P, (void**)&P->nattrs, &P->cap_nattrs, P->n_nattrs + 1,
-                          sizeof(air_named_attr_t)))
-        return air_parse_oom(P);
-      P->nattrs[P->n_nattrs++] = na;
-    } else {
-      break;
-    }
-  }
-  uint32_t rb = P->n_refs, tb = P->n_tys, nin, nout;
-  TRY(linalg_operands(P, "ins", &nin));
-  uint32_t rb2 = P->n_refs, tb2 = P->n_tys;
-  if (!air_parse_is_kw(P, "outs")) return air_parse_fail(P, "'outs(...)'");
-  TRY(linalg_operands(P, "outs", &nout));
-  if (air_parse_accept_kw(P, "attrs")) {
-    TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' after 'attrs'"));
-    TRY(air_parse_dict_entries(P));
-  }
-  if (!generic) TRY(air_parse_opt_attr_dict(P));
-  if (P->tok.kind == AIR_TK_ARROW)
-    return PERR_TOK(P, "'%s' on tensors is not supported: only memref operands are",
-                    air_opkind_name(kind));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, nin + nout, 0, generic ? 1 : 0, 0, &op));
-  op->iaux[0] = nin;
-  TRY(air_parse_resolve(P, rb, nin, tb, 0, op->operands));
-  TRY(air_parse_resolve(P, rb2, nout, tb2, 0, op->operands + nin));
-  if (generic) {
-    air_token_t rt = P->tok;
-    air_region_spec_t rs = {0};
-    rs.label_args = true;
-    rs.term = AIR_OP_LINALG_YIELD;
-    TRY(air_parse_region(P, op, 0, &rs));
-    if (op->regions[0]->n_args != nin + nout)
-      return PERR(P, rt.line, rt.col,
-                  "the region of 'linalg.generic' needs %u arguments (one per operand), found %u",
-                  nin + nout, op->regions[0]->n_args);
-    TRY(air_parse_opt_attr_dict(P));
-  }
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, NULL, b);
-}
-
-air_parse_op_fn air_parse_std_op_fn(air_opcls_t cls) {
+air_parse_op_fn air_parse_ops_fn(air_opcls_t cls) {
   switch (cls) {
     case AIR_OPC_FUNC: return op_func;
     case AIR_OPC_CALL: return op_call;
@@ -998,14 +469,6 @@ air_parse_op_fn air_parse_std_op_fn(air_opcls_t cls) {
     case AIR_OPC_COPY: return op_copy;
     case AIR_OPC_SUBVIEW: return op_subview;
     case AIR_OPC_RESHAPE: return op_reshape;
-    case AIR_OPC_FOR: return op_for;
-    case AIR_OPC_PARALLEL: return op_parallel;
-    case AIR_OPC_REDUCE: return op_reduce;
-    case AIR_OPC_IF: return op_if;
-    case AIR_OPC_AFFINE_APPLY: return op_affine_apply;
-    case AIR_OPC_AFFINE_IF: return op_affine_if;
-    case AIR_OPC_AFFINE_FOR: return op_affine_for;
-    case AIR_OPC_LINALG: return op_linalg;
     default: return NULL;
   }
 }

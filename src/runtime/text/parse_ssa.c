@@ -17,9 +17,11 @@
  * program is far bigger than the cache; `recent` is a small direct-mapped copy
  * of the visible entry per hash, updated whenever visibility changes, which
  * turns most lookups into cache hits. */
+#include "runtime/text/parse_ssa.h"
+
 #include <string.h>
 
-#include "runtime/text/parse_internal.h"
+#include "runtime/text/parse_type.h"
 
 enum { MIN_SLOTS = 1024, MAX_FWD_RESULT = 4096 };
 
@@ -69,9 +71,9 @@ static bool rehash(air_parser_t* P) {
     if (cap > (UINT32_MAX >> 2)) return false;
     cap *= 2;
   }
-  air_pslot_t* slots = P->p->allocator.alloc(P->p->allocator.self, cap * sizeof(air_pslot_t));
+  air_pslot_t* slots = air_mem_alloc(&P->p->allocator, cap * sizeof(air_pslot_t));
   if (!slots) return false;
-  P->p->allocator.free(P->p->allocator.self, P->slots);
+  air_mem_free(&P->p->allocator, P->slots);
   P->slots = slots;
   P->cap_slots = cap;
   memset(slots, 0xff, cap * sizeof(air_pslot_t)); /* all entries -1 */
@@ -98,11 +100,13 @@ static air_status_t new_entry(air_parser_t* P, const air_pref_t* r, uint32_t h,
     e = P->free_sym;
     P->free_sym = P->syms[e].shadowed;
   } else {
-    if (!air_parse_grow(P, (void**)&P->syms, &P->cap_syms, P->n_syms + 1, sizeof(air_psym_t)))
+    if (!air_mem_grow(&P->p->allocator, (void**)&P->syms, &P->cap_syms, (size_t)P->n_syms + 1,
+                      sizeof(air_psym_t)))
       return air_parse_oom(P);
     e = (int32_t)P->n_syms++;
   }
-  if (!air_parse_grow(P, (void**)&P->undo, &P->cap_undo, P->n_undo + 1, sizeof(uint32_t)))
+  if (!air_mem_grow(&P->p->allocator, (void**)&P->undo, &P->cap_undo, (size_t)P->n_undo + 1,
+                    sizeof(uint32_t)))
     return air_parse_oom(P);
   air_psym_t* y = &P->syms[e];
   memset(y, 0, sizeof(*y));
@@ -137,12 +141,12 @@ air_status_t air_parse_scope_push(air_parser_t* P, bool isolated) {
     uint32_t cap = MIN_SLOTS;
     while (cap < (1u << 26) && cap < P->lx.len / 32) cap *= 2;
     memset(P->recent, 0xff, sizeof(P->recent));
-    P->slots = P->p->allocator.alloc(P->p->allocator.self, cap * sizeof(air_pslot_t));
+    P->slots = air_mem_alloc(&P->p->allocator, cap * sizeof(air_pslot_t));
     if (!P->slots) return air_parse_oom(P);
     memset(P->slots, 0xff, cap * sizeof(air_pslot_t));
     P->cap_slots = cap;
   }
-  if (!air_parse_grow(P, (void**)&P->scopes, &P->cap_scopes, P->n_scopes + 1,
+  if (!air_mem_grow(&P->p->allocator, (void**)&P->scopes, &P->cap_scopes, P->n_scopes + 1,
                       sizeof(air_pscope_t)))
     return air_parse_oom(P);
   air_pscope_t* sc = &P->scopes[P->n_scopes++];

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
+
 /* Nesting deeper than this is not something mlir-air writes; it only guards the C
  * stack against a hostile builder. */
 #define MAX_ATTR_DEPTH 512
@@ -181,16 +183,16 @@ typedef struct aff_stack_t {
 static void aff_push(aff_stack_t* s, const air_aff_t* e, const char* text, int64_t v,
                      bool strong) {
   if (s->n == s->cap) {
-    const air_allocator_t* a = &s->out->allocator;
-    size_t cap = s->cap * 2;
-    aff_task_t* t = s->t == s->local ? a->alloc(a->self, cap * sizeof *t)
-                                     : a->realloc(a->self, s->t, cap * sizeof *t);
-    if (!t) {
+    /* Past the local array the stack moves to the heap, copying what it held. */
+    bool was_local = s->t == s->local;
+    void* heap = was_local ? NULL : s->t;
+    size_t cap = was_local ? 0 : s->cap;
+    if (!air_mem_grow_z(&s->out->allocator, &heap, &cap, s->n + 1, sizeof *s->t)) {
       s->out->oom = true;
       return;
     }
-    if (s->t == s->local) memcpy(t, s->local, sizeof s->local);
-    s->t = t;
+    if (was_local) memcpy(heap, s->local, sizeof s->local);
+    s->t = heap;
     s->cap = cap;
   }
   s->t[s->n++] = (aff_task_t){e, text, v, strong};
@@ -279,7 +281,7 @@ void air_print_aff(air_sb_t* out, const air_aff_t* e, air_print_aff_leaf_fn leaf
     else
       aff_expand(&s, t.e, t.strong);
   }
-  if (s.t != s.local) out->allocator.free(out->allocator.self, s.t);
+  if (s.t != s.local) air_mem_free(&out->allocator, s.t);
 }
 
 static void put_dims_syms(air_sb_t* out, uint32_t n_dims, uint32_t n_syms) {

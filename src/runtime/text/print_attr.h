@@ -1,6 +1,7 @@
 /* print_attr.h - the printer's leaves: types, attributes, affine maps, literals.
- * Internal to print.c. These never fail loudly: out of memory sets `out->oom`,
- * which air_print turns into a status, and broken IR prints as `<<null>>`. */
+ * Internal to the printer (print.c, print_core.c). These never fail loudly: out
+ * of memory sets `out->oom`, which air_print turns into a status, and broken IR
+ * prints as `<<null>>`. */
 #ifndef AIR_RUNTIME_TEXT_PRINT_ATTR_H_
 #define AIR_RUNTIME_TEXT_PRINT_ATTR_H_
 

@@ -20,7 +20,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "runtime/verify/verify_internal.h"
+#include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_util.h"
 
 #define UNK UINT64_MAX
 #define STEP_LIMIT 40000000ull /* op visits + evaluations before giving up */
@@ -79,15 +80,10 @@ static bool step(bal_t* B) {
 static void defer(bal_t* B, uint32_t op, const char* rule, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void defer(bal_t* B, uint32_t op, const char* rule, const char* fmt, ...) {
-  if (B->n_defer == B->cap_defer) {
-    uint32_t cap = B->cap_defer ? 2 * B->cap_defer : 16;
-    bdefer_t* d = B->v->a->realloc(B->v->a->self, B->defer, cap * sizeof(*d));
-    if (!d) {
-      B->aborted = true;
-      return;
-    }
-    B->defer = d;
-    B->cap_defer = cap;
+  if (!air_mem_grow(B->v->a, (void**)&B->defer, &B->cap_defer, (size_t)B->n_defer + 1,
+                    sizeof(*B->defer))) {
+    B->aborted = true;
+    return;
   }
   bdefer_t* d = &B->defer[B->n_defer++];
   d->op = op;
@@ -285,15 +281,10 @@ static uint32_t dim_bit(uint32_t k) {
 
 static void push(bal_t* B, air_vid_t vid) {
   if (!air_v_valid(B->v, vid) || B->seen[vid]) return;
-  if (B->sp == B->cap_stack) {
-    uint32_t cap = B->cap_stack ? 2 * B->cap_stack : 256;
-    air_vid_t* s = B->v->a->realloc(B->v->a->self, B->stack, cap * sizeof(*s));
-    if (!s) {
-      B->aborted = true;
-      return;
-    }
-    B->stack = s;
-    B->cap_stack = cap;
+  if (!air_mem_grow(B->v->a, (void**)&B->stack, &B->cap_stack, (size_t)B->sp + 1,
+                    sizeof(*B->stack))) {
+    B->aborted = true;
+    return;
   }
   B->seen[vid] = 1;
   B->stack[B->sp++] = vid;
@@ -377,15 +368,9 @@ static void mark_all(bal_t* B) {
 static void sink_add(bal_t* B, uint32_t c, uint64_t pt, int64_t dput, int64_t dget) {
   if (B->cur) {
     bsink_t* s = B->cur;
-    if (s->n == s->cap) {
-      uint32_t cap = s->cap ? 2 * s->cap : 64;
-      bentry_t* e = B->v->a->realloc(B->v->a->self, s->e, cap * sizeof(*e));
-      if (!e) {
-        B->aborted = true;
-        return;
-      }
-      s->e = e;
-      s->cap = cap;
+    if (!air_mem_grow(B->v->a, (void**)&s->e, &s->cap, (size_t)s->n + 1, sizeof(*s->e))) {
+      B->aborted = true;
+      return;
     }
     s->e[s->n++] = (bentry_t){c, pt, dput, dget};
     return;
@@ -445,7 +430,7 @@ static void b_dyn(bal_t* B, uint32_t id) {
   normalize(B, &s);
   for (uint32_t i = 0; i < s.n; ++i)
     if (s.e[i].put != s.e[i].get) B->ch[s.e[i].chan].dyn = true;
-  B->v->a->free(B->v->a->self, s.e);
+  air_mem_free(B->v->a, s.e);
 }
 
 static void fmt_index(char* buf, size_t n, const air_vchan_t* ch, uint64_t pt) {
@@ -514,8 +499,8 @@ static void b_branches(bal_t* B, uint32_t id, int64_t mult) {
     else
       sink_add(B, t.e[x].chan, t.e[x].pt, p, g);
   }
-  v->a->free(v->a->self, t.e);
-  v->a->free(v->a->self, e.e);
+  air_mem_free(v->a, t.e);
+  air_mem_free(v->a, e.e);
 }
 
 /* Counts the body of a binder over its space: lb[k] + i * st[k], i < trip[k]. */
@@ -822,16 +807,16 @@ void air_v_check_balance(air_vctx_t* v) {
     }
   }
   for (uint32_t c = 0; B.ch && c < v->n_chans; ++c) {
-    air_v_free(v, B.ch[c].put);
-    air_v_free(v, B.ch[c].get);
+    air_mem_free(v->a, B.ch[c].put);
+    air_mem_free(v->a, B.ch[c].get);
   }
-  air_v_free(v, B.ch);
-  air_v_free(v, B.env);
-  air_v_free(v, B.bound);
-  air_v_free(v, B.seen);
-  air_v_free(v, B.rel);
-  air_v_free(v, B.reported);
-  air_v_free(v, B.stack);
-  air_v_free(v, B.defer);
+  air_mem_free(v->a, B.ch);
+  air_mem_free(v->a, B.env);
+  air_mem_free(v->a, B.bound);
+  air_mem_free(v->a, B.seen);
+  air_mem_free(v->a, B.rel);
+  air_mem_free(v->a, B.reported);
+  air_mem_free(v->a, B.stack);
+  air_mem_free(v->a, B.defer);
   air_sb_free(&B.text);
 }

@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/verify/verify_internal.h"
+#include "runtime/verify/verify_data.h"
+#include "runtime/verify/verify_util.h"
 
 #define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
 

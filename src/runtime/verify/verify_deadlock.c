@@ -20,7 +20,8 @@
  * deadlock is real whenever the op runs at all. */
 #include <string.h>
 
-#include "runtime/verify/verify_internal.h"
+#include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_util.h"
 
 #define STEP_LIMIT 60000000ull
 #define MAX_ROUNDS 256
@@ -236,15 +237,15 @@ void air_v_check_deadlock(air_vctx_t* v) {
   if (converged && !D.aborted)
     for (uint32_t j = 0; j < v->n_ops; ++j)
       if (D.reach[j] && !D.comp[j] && air_v_is_chan_io(v->ops[j].op->kind)) report(&D, j);
-  air_v_free(v, D.done);
-  air_v_free(v, D.reach);
-  air_v_free(v, D.comp);
-  air_v_free(v, D.kpos);
-  air_v_free(v, D.pput);
-  air_v_free(v, D.pget);
-  air_v_free(v, D.cput);
-  air_v_free(v, D.cget);
-  air_v_free(v, D.rstamp);
-  air_v_free(v, D.rlen);
-  air_v_free(v, D.rfirst);
+  air_mem_free(v->a, D.done);
+  air_mem_free(v->a, D.reach);
+  air_mem_free(v->a, D.comp);
+  air_mem_free(v->a, D.kpos);
+  air_mem_free(v->a, D.pput);
+  air_mem_free(v->a, D.pget);
+  air_mem_free(v->a, D.cput);
+  air_mem_free(v->a, D.cget);
+  air_mem_free(v->a, D.rstamp);
+  air_mem_free(v->a, D.rlen);
+  air_mem_free(v->a, D.rfirst);
 }

@@ -7,36 +7,15 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/verify/verify_internal.h"
+#include "runtime/verify/verify_data.h"
+#include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_util.h"
 
 #define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
 
 /*---------------------------------------------------------------------------*/
 /* Type helpers                                                              */
 /*---------------------------------------------------------------------------*/
-
-const char* air_v_tname(const air_vctx_t* v, air_tid_t t, char* buf, size_t n) {
-  const air_type_info_t* ti = air_ir_type(v->p, t);
-  switch (ti->kind) {
-    case AIR_TYPE_TOKEN: snprintf(buf, n, "!air.token"); break;
-    case AIR_TYPE_SCALAR: snprintf(buf, n, "%s", air_elem_name(ti->elem)); break;
-    case AIR_TYPE_MEMREF: {
-      size_t k = (size_t)snprintf(buf, n, "memref<");
-      for (uint32_t i = 0; i < ti->rank && ti->shape && k < n; ++i) {
-        if (ti->shape[i] == AIR_DIM_DYNAMIC)
-          k += (size_t)snprintf(buf + k, n - k, "?x");
-        else
-          k += (size_t)snprintf(buf + k, n - k, "%lldx", (long long)ti->shape[i]);
-      }
-      if (k < n) k += (size_t)snprintf(buf + k, n - k, "%s", air_elem_name(ti->elem));
-      if (k < n && ti->memspace) k += (size_t)snprintf(buf + k, n - k, ", %d", (int)ti->memspace);
-      if (k < n) snprintf(buf + k, n - k, ">");
-      break;
-    }
-    default: snprintf(buf, n, "<no type>"); break;
-  }
-  return buf;
-}
 
 /* Interned ids make equal types equal ids; the two token spellings are one type. */
 static bool same_type(const air_vctx_t* v, air_tid_t a, air_tid_t b) {
@@ -53,39 +32,6 @@ static bool is_float(const air_type_info_t* t) {
 }
 static bool is_i1(const air_type_info_t* t) {
   return t->kind == AIR_TYPE_SCALAR && t->elem == AIR_ELEM_I1;
-}
-
-/* Reports an operand whose type is not the one the class fixes; `fmt` names
- * the operand and is formatted only then. Invalid value ids are left to the
- * scope pass, which reports every use once. */
-static void want_kindv(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* want, bool ok,
-                       const char* fmt, va_list ap) {
-  if (!air_v_valid(v, vid) || ok) return;
-  char tb[96], what[96];
-  vsnprintf(what, sizeof what, fmt, ap);
-  ERR(id, "structure", "%s of %s must be %s, found %s", what, air_v_opname(v->ops[id].op), want,
-      air_v_tname(v, air_v_vtype(v, vid), tb, sizeof tb));
-}
-static void want_kind(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* want, bool ok,
-                      const char* fmt, ...) __attribute__((format(printf, 6, 7)));
-static void want_kind(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* want, bool ok,
-                      const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  want_kindv(v, id, vid, want, ok, fmt, ap);
-  va_end(ap);
-}
-void air_v_want_index(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  want_kindv(v, id, vid, "index", air_v_is_index(v, vid), fmt, ap);
-  va_end(ap);
-}
-void air_v_want_memref(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  want_kindv(v, id, vid, "a memref", air_v_is_memref(v, vid), fmt, ap);
-  va_end(ap);
 }
 
 /* The terminator of region r when it is the expected kind; reports otherwise. */
@@ -137,50 +83,9 @@ static void match_args(air_vctx_t* v, uint32_t id, const air_block_t* b, uint32_
   }
 }
 
-/* The innermost enclosing op of kind k along the hierarchy chain, or NONE. */
-uint32_t air_v_enclosing(const air_vctx_t* v, uint32_t id, air_opkind_t k) {
-  for (uint32_t h = v->ops[id].hier; h != AIR_V_NONE; h = v->ops[h].hier)
-    if (v->ops[h].op->kind == k) return h;
-  return AIR_V_NONE;
-}
-
-const char* air_v_space_name(int32_t s) {
-  return s == AIR_MEM_L1 ? "L1" : s == AIR_MEM_L2 ? "L2" : s == AIR_MEM_L3 ? "L3" : "?";
-}
-
-const char* air_v_target_name(air_vtarget_t t) {
-  switch (t) {
-    case AIR_VT_CPU: return "cpu";
-    case AIR_VT_NPU1: return "npu1";
-    case AIR_VT_NPU2: return "npu2";
-    case AIR_VT_MI300X: return "mi300x";
-    default: return "any";
-  }
-}
-
 /*---------------------------------------------------------------------------*/
 /* Per-class checks                                                          */
 /*---------------------------------------------------------------------------*/
-
-void air_v_check_async(air_vctx_t* v, uint32_t id) {
-  const air_op_t* op = v->ops[id].op;
-  const char* on = air_v_opname(op);
-  bool async = op->flags & AIR_OPF_ASYNC;
-  if (async && (op->flags & AIR_OPF_SYNC))
-    ERR(id, "async-result", "%s is marked both sync and async; keep one", on);
-  if (async) {
-    if (op->n_results != 1 || !air_v_is_token(v, op->results[0]))
-      ERR(id, "async-result",
-          "%s is async but does not return exactly one !air.token; bind its token "
-          "(`%%t = %s async ...`)",
-          on, on);
-  } else if (op->n_results) {
-    ERR(id, "async-result",
-        "%s returns a value but is not async; mark it async (its result is the token) or "
-        "drop the result for the blocking form",
-        on);
-  }
-}
 
 static void check_hier(air_vctx_t* v, uint32_t id) {
   air_op_t* op = v->ops[id].op;
@@ -382,7 +287,7 @@ static void check_for(air_vctx_t* v, uint32_t id) {
   static const char* const what[3] = {"the lower bound", "the upper bound", "the step"};
   for (int k = 0; k < 3; ++k) {
     const air_type_info_t* t = air_v_type(v, op->operands[k]);
-    want_kind(v, id, op->operands[k], "index (or one integer type for all three)",
+    air_v_want(v, id, op->operands[k], "index (or one integer type for all three)",
               is_int_like(t) && t == lt, "%s", what[k]);
   }
   const air_block_t* b = op->regions[0];
@@ -491,7 +396,7 @@ static void check_if(air_vctx_t* v, uint32_t id, bool affine) {
       v->ops[id].bad = 1;
       return;
     }
-    want_kind(v, id, op->operands[0], "i1", is_i1(air_v_type(v, op->operands[0])), "%s",
+    air_v_want(v, id, op->operands[0], "i1", is_i1(air_v_type(v, op->operands[0])), "%s",
               "the condition");
   } else {
     const air_attr_t* s = air_ir_attr_resolve(v->p, &op->value);
@@ -582,7 +487,7 @@ static void check_reshape(air_vctx_t* v, uint32_t id) {
   const char* on = air_v_opname(op);
   air_vid_t sv = op->operands[0], rv = op->results[0];
   air_v_want_memref(v, id, sv, "the source");
-  want_kind(v, id, rv, "a memref", air_v_type(v, rv)->kind == AIR_TYPE_MEMREF, "%s",
+  air_v_want(v, id, rv, "a memref", air_v_type(v, rv)->kind == AIR_TYPE_MEMREF, "%s",
             "the result");
   const air_type_info_t* s = air_v_type(v, sv);
   const air_type_info_t* d = air_v_type(v, rv);
@@ -721,14 +626,14 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
             air_v_tname(v, air_v_vtype(v, y), b, sizeof b));
       if (air_v_valid(v, x)) {
         const air_type_info_t* xt = air_v_type(v, x);
-        want_kind(v, id, x, fl ? "a float" : "an integer or index",
+        air_v_want(v, id, x, fl ? "a float" : "an integer or index",
                   fl ? is_float(xt) : is_int_like(xt), "%s", "the left operand");
       }
-      want_kind(v, id, r, "i1", is_i1(rt), "%s", "the result");
+      air_v_want(v, id, r, "i1", is_i1(rt), "%s", "the result");
       break;
     }
     case AIR_OPC_SELECT:
-      want_kind(v, id, op->operands[0], "i1", is_i1(air_v_type(v, op->operands[0])), "%s",
+      air_v_want(v, id, op->operands[0], "i1", is_i1(air_v_type(v, op->operands[0])), "%s",
                 "the condition");
       for (int i = 1; i < 3; ++i)
         if (air_v_valid(v, op->operands[i]) && air_v_valid(v, r) &&
@@ -738,7 +643,7 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
               air_v_tname(v, air_v_vtype(v, r), b, sizeof b));
       break;
     case AIR_OPC_ALLOC: {
-      want_kind(v, id, r, "a memref", rt->kind == AIR_TYPE_MEMREF, "%s", "the result");
+      air_v_want(v, id, r, "a memref", rt->kind == AIR_TYPE_MEMREF, "%s", "the result");
       if (rt->kind != AIR_TYPE_MEMREF) break;
       uint32_t dyn = 0;
       for (uint32_t i = 0; i < rt->rank && rt->shape; ++i) dyn += rt->shape[i] == AIR_DIM_DYNAMIC;
@@ -798,11 +703,11 @@ static void check_simple(air_vctx_t* v, uint32_t id) {
     }
     case AIR_OPC_SUBVIEW:
       air_v_want_memref(v, id, op->operands[0], "the source");
-      want_kind(v, id, r, "a memref", rt->kind == AIR_TYPE_MEMREF, "%s", "the result");
+      air_v_want(v, id, r, "a memref", rt->kind == AIR_TYPE_MEMREF, "%s", "the result");
       break;
     case AIR_OPC_RESHAPE: check_reshape(v, id); break;
     case AIR_OPC_TOKEN_ALLOC:
-      want_kind(v, id, r, "!air.token", rt->kind == AIR_TYPE_TOKEN, "%s", "the result");
+      air_v_want(v, id, r, "!air.token", rt->kind == AIR_TYPE_TOKEN, "%s", "the result");
       break;
     case AIR_OPC_WAIT_ALL: air_v_check_async(v, id); break;
     case AIR_OPC_AFFINE_APPLY: {
@@ -966,5 +871,5 @@ void air_v_check_ops(air_vctx_t* v) {
   uint8_t* seen = air_v_calloc(v, v->p->n_types ? v->p->n_types : 1, 1);
   if (!seen) return;
   for (uint32_t j = 0; j < v->n_ops && !v->oom; ++j) check_op(v, j, seen);
-  air_v_free(v, seen);
+  air_mem_free(v->a, seen);
 }

@@ -10,7 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "runtime/verify/verify_internal.h"
+#include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_util.h"
 
 #define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
 
@@ -327,19 +328,19 @@ static void check_token_conflicts(air_vctx_t* v) {
     }
   }
 done:
-  air_v_free(v, start);
-  air_v_free(v, astamp);
-  air_v_free(v, aop);
-  air_v_free(v, mark);
-  air_v_free(v, stack);
-  air_v_free(v, members);
+  air_mem_free(v->a, start);
+  air_mem_free(v->a, astamp);
+  air_mem_free(v->a, aop);
+  air_mem_free(v->a, mark);
+  air_mem_free(v->a, stack);
+  air_mem_free(v->a, members);
 }
 
 void air_v_check_scopes(air_vctx_t* v) {
   uint8_t* vis = air_v_calloc(v, v->p->n_values ? v->p->n_values : 1, 1);
   if (!vis) return;
   scope_op(v, vis, 0);
-  air_v_free(v, vis);
+  air_mem_free(v->a, vis);
   check_dropped_tokens(v);
   check_launch_scope(v);
   check_token_conflicts(v);

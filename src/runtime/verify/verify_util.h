@@ -1,19 +1,25 @@
-/* verify_internal.h - state shared by the verifier's passes (verify*.c).
+/* verify_util.h - the verifier's floor: the state every pass reads (the op index,
+ * value owners, channels, diagnostics) and the helpers they share (errors, scratch
+ * memory, names for messages, constants, symbol lookup, operand-kind checks).
+ * Nothing here runs a rule of its own except [async-result], which several passes
+ * apply to the ops they own.
  *
- * air_verify first indexes the program: every op reachable through well-formed
+ * verify_index.c first indexes the program: every op reachable through well-formed
  * links gets a pre-order id, so a subtree is the id range [id, end) and later
  * passes iterate arrays instead of chasing pointers. Values get an owner record
  * (defining op or region-owning op). Everything here is scratch memory from the
  * program's allocator, freed before air_verify returns.
  */
-#ifndef AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_
-#define AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_
+#ifndef AIR_RUNTIME_VERIFY_VERIFY_UTIL_H_
+#define AIR_RUNTIME_VERIFY_VERIFY_UTIL_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "runtime/ir/ir.h"
+#include "runtime/base/mem.h"
+#include "runtime/base/ptrmap.h"
 #include "runtime/base/strbuf.h"
+#include "runtime/ir/ir.h"
 
 #define AIR_V_NONE UINT32_MAX
 /* Deeper nesting is reported and not analysed, so every pass may recurse. */
@@ -88,8 +94,7 @@ typedef struct air_vctx_t {
   uint32_t n_chans;
   uint32_t* syms; /* open-addressing table of module-level symbol op ids */
   uint32_t sym_cap;
-  void** blocks; /* open-addressing set of visited blocks */
-  uint32_t block_cap, n_blocks;
+  air_ptrmap_t blocks; /* visited blocks (key and value: the block) */
   air_sb_t text; /* diagnostic bodies */
   air_vdiag_t* diags;
   uint32_t n_diags, cap_diags, n_dropped;
@@ -100,15 +105,17 @@ typedef struct air_vctx_t {
 /* Records `[rule] message` at op's location (module location when op is NULL). */
 void air_v_error(air_vctx_t* v, const air_op_t* op, const char* rule, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
-/* Zeroed scratch memory; NULL (and v->oom) on failure. Free with air_v_free. */
+/* air_mem_calloc on the program's allocator that also sets v->oom on failure, so
+ * every pass stops at the next check. Free with air_mem_free(v->a, ...). */
 void* air_v_calloc(air_vctx_t* v, size_t n, size_t size);
-void air_v_free(air_vctx_t* v, void* ptr);
 /* "%name" or "value #id" in buf. */
 const char* air_v_vname(const air_vctx_t* v, air_vid_t vid, char* buf, size_t n);
 /* Short op name for messages ("air.herd", "arith.constant", "operation"). */
 const char* air_v_opname(const air_op_t* op);
 /* Module-level symbol lookup: op id of the func/channel named `name`, or NONE. */
 uint32_t air_v_symbol(const air_vctx_t* v, const char* name);
+/* Enters op id `j` (whose name is not in the table yet) into the symbol table. */
+void air_v_symbol_add(air_vctx_t* v, uint32_t j);
 
 static inline bool air_v_valid(const air_vctx_t* v, air_vid_t vid) {
   return vid != 0 && vid < v->p->n_values;
@@ -150,13 +157,18 @@ bool air_v_const(const air_vctx_t* v, air_vid_t vid, int64_t* out);
 /* An index-list entry as a constant (literal, or a constant value). */
 bool air_v_ix_const(const air_vctx_t* v, const air_ix_t* ix, int64_t* out);
 
-/* Shared by verify_ops.c and verify_data.c. */
+/* Shared by the per-op passes (verify_ops.c, verify_data.c). */
 const char* air_v_tname(const air_vctx_t* v, air_tid_t t, char* buf, size_t n);
 const char* air_v_space_name(int32_t space); /* "L1", "L2", "L3" */
 const char* air_v_target_name(air_vtarget_t t);
 /* The innermost enclosing op of kind k on the launch/segment/herd chain. */
 uint32_t air_v_enclosing(const air_vctx_t* v, uint32_t id, air_opkind_t k);
-/* [structure] unless the value is an index / a memref; fmt names the operand. */
+/* [structure] unless `ok`: the operand (fmt names it, formatted only then) must be
+ * `want` ("index", "a memref", ...). Invalid value ids are left to the scope pass,
+ * which reports every use once. */
+void air_v_want(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* want, bool ok,
+                const char* fmt, ...) __attribute__((format(printf, 6, 7)));
+/* air_v_want for an index / a memref operand. */
 void air_v_want_index(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 void air_v_want_memref(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...)
@@ -164,18 +176,4 @@ void air_v_want_memref(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fm
 /* [async-result]: async form <=> exactly one token result. */
 void air_v_check_async(air_vctx_t* v, uint32_t id);
 
-/* verify_data.c */
-void air_v_collect_channels(air_vctx_t* v); /* fills v->chans, checks declarations */
-void air_v_check_chan_io(air_vctx_t* v, uint32_t id);
-void air_v_check_dma(air_vctx_t* v, uint32_t id);
-void air_v_check_spaces(air_vctx_t* v, uint32_t id, uint8_t* seen_types);
-void air_v_check_alloc_space(air_vctx_t* v, uint32_t id);
-void air_v_check_npu_compute(air_vctx_t* v, uint32_t id);
-
-/* Passes, in the order air_verify runs them. */
-void air_v_check_ops(air_vctx_t* v);      /* verify_ops.c: per-op rules */
-void air_v_check_scopes(air_vctx_t* v);   /* verify_scope.c: dominance, isolation, tokens */
-void air_v_check_balance(air_vctx_t* v);  /* verify_balance.c */
-void air_v_check_deadlock(air_vctx_t* v); /* verify_deadlock.c */
-
-#endif /* AIR_RUNTIME_VERIFY_VERIFY_INTERNAL_H_ */
+#endif /* AIR_RUNTIME_VERIFY_VERIFY_UTIL_H_ */

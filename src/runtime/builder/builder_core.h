@@ -1,13 +1,15 @@
-/* builder_impl.h - state and helpers shared by the builder's source files
- * (builder.c: the object, attributes, AIR ops; builder_ops.c: arith, memref, scf,
- * affine, linalg; builder_types.c: types and affine descriptions). */
-#ifndef AIR_RUNTIME_BUILDER_BUILDER_IMPL_H_
-#define AIR_RUNTIME_BUILDER_BUILDER_IMPL_H_
+/* builder_core.h - the builder's floor: its state and the helpers every builder
+ * file uses (builder_core.c). Above it: builder_types.c (type handles, affine
+ * descriptions), then builder.c (names, attributes, module-level and AIR ops)
+ * and builder_ops.c (arith, memref, scf, affine, linalg). */
+#ifndef AIR_RUNTIME_BUILDER_BUILDER_CORE_H_
+#define AIR_RUNTIME_BUILDER_BUILDER_CORE_H_
 
 #include "air/builder.h"
 #include "air/types.h"
-#include "runtime/ir/ir.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
+#include "runtime/ir/ir.h"
 
 /* One open body: the op that owns it and the block ops are appended to. */
 typedef struct air_bframe_t {
@@ -30,8 +32,7 @@ static inline const air_allocator_t* air_b_alloc(const air_builder_t* b) {
 #define AIR_B_INVALID(b, ...) AIR_STATUS(air_b_alloc(b), AIR_STATUS_INVALID_ARGUMENT, __VA_ARGS__)
 #define AIR_B_PRECOND(b, ...) \
   AIR_STATUS(air_b_alloc(b), AIR_STATUS_FAILED_PRECONDITION, __VA_ARGS__)
-#define AIR_B_OOM(b, fn) \
-  AIR_STATUS(air_b_alloc(b), AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", (fn))
+#define AIR_B_OOM(b, fn) AIR_STATUS_OOM(air_b_alloc(b), (fn))
 
 /* What a value or type must be. */
 typedef enum air_bwant_e {
@@ -111,10 +112,4 @@ void air_b_pop(air_builder_t* b, air_op_t* term);
 /* Replaces the innermost open body's block (for else-bodies). */
 void air_b_switch_block(air_builder_t* b, air_block_t* block);
 
-/* Converts a public affine description into a MAP or SET attribute in the
- * program's arena. want: 0 map, 1 set, -1 either (a set when the codes start with
- * a constraint marker). */
-air_status_t air_b_affine(air_builder_t* b, const char* fn, const air_affine_desc_t* d,
-                          int want, air_attr_t* out);
-
-#endif /* AIR_RUNTIME_BUILDER_BUILDER_IMPL_H_ */
+#endif /* AIR_RUNTIME_BUILDER_BUILDER_CORE_H_ */

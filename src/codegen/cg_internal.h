@@ -1,0 +1,94 @@
+/* cg_internal.h - the code generator's shared state: one LLVM module being built
+ * for one target, and the per-function emitter that turns AIR ops into LLVM IR
+ * (cg_emit.c: units, loops, branches, memory; cg_scalar.c: arith, casts, affine
+ * expressions, the rounding of narrow floats).
+ *
+ * Values keep the interpreter's semantics exactly (hal/cpu/compute.c): integers
+ * wrap at their width and divide in 64 bits with the same error checks, f16, bf16
+ * and f32 arithmetic runs in float and rounds to the type (round to nearest even),
+ * f64 in double, and every conversion goes through double where the interpreter's
+ * does. A value is held in its natural LLVM type: iN for integers (index is i64),
+ * float for f16/bf16/f32 (already rounded to the type), double for f64. */
+#ifndef AIR_CODEGEN_CG_INTERNAL_H_
+#define AIR_CODEGEN_CG_INTERNAL_H_
+
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#include "codegen/codegen.h"
+#include "hal/compiled.h"
+#include "runtime/ir/ir.h"
+
+struct air_cg_module_t {
+  air_allocator_t alloc;
+  air_cg_target_t target;
+  LLVMContextRef ctx;       /* owned unless `tsctx` owns it */
+  void* tsctx;              /* LLVMOrcThreadSafeContextRef when made for the JIT */
+  LLVMModuleRef mod;
+  LLVMTargetMachineRef tm;
+  /* Common types. */
+  LLVMTypeRef i1, i8, i16, i32, i64, f16, f32, f64, ptr, gptr, voidt;
+  LLVMTypeRef frame_t;      /* air_cg_frame_t */
+  LLVMTypeRef fn_t;         /* int32_t (air_cg_frame_t*) */
+  int64_t emit_ns;
+  uint32_t n_funcs;
+};
+
+/* A memref input of the function being emitted: its fields, loaded once at entry
+ * (or constants from its static type). */
+typedef struct cg_mem_t {
+  air_vid_t vid;
+  uint32_t elem, rank;
+  LLVMValueRef data;        /* gptr */
+  LLVMValueRef offset;      /* i64 */
+  LLVMValueRef sizes[AIR_MAX_RANK], strides[AIR_MAX_RANK];
+} cg_mem_t;
+
+typedef struct cg_fn_t {
+  air_cg_module_t* m;
+  const air_program_t* p;
+  const air_op_t* unit;
+  LLVMBuilderRef b;
+  LLVMValueRef fn, frame;
+  LLVMValueRef* vals;       /* per value id */
+  cg_mem_t* mems;
+  uint32_t n_mems;
+  uint32_t op_index;        /* preorder index of the op being emitted */
+  air_status_t st;          /* first failure (the unit is then dropped) */
+} cg_fn_t;
+
+/* cg_emit.c */
+/* True when the generator covers `op` and everything nested in it. */
+bool cg_op_supported(const air_program_t* p, const air_op_t* op);
+/* Fails the emission with UNIMPLEMENTED naming `op` (first failure wins). */
+void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why);
+/* Branches to a new block that records fail_op and returns `code` when `bad`
+ * holds; the builder continues on the good path. */
+void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code);
+LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v);
+void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x);
+/* The LLVM type of a scalar element type. */
+LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem);
+uint32_t cg_value_elem(const air_program_t* p, air_vid_t v);
+
+/* cg_scalar.c */
+bool cg_scalar_supported(const air_program_t* p, const air_op_t* op);
+/* constant, binary, unary, cmp, select, cast, affine.apply/min/max. */
+void cg_emit_scalar(cg_fn_t* f, const air_op_t* op);
+/* An affine expression over i64 dims/syms, failing like air_aff_eval. */
+LLVMValueRef cg_affine(cg_fn_t* f, const air_aff_t* e, LLVMValueRef* dims, LLVMValueRef* syms);
+/* Rounds a float-held value to `elem` (bf16 / f16; identity otherwise). */
+LLVMValueRef cg_round(cg_fn_t* f, uint32_t elem, LLVMValueRef x);
+/* Loads / stores one element of type `elem` at `addr` (held as described above). */
+LLVMValueRef cg_load_elem(cg_fn_t* f, uint32_t elem, LLVMValueRef addr);
+void cg_store_elem(cg_fn_t* f, uint32_t elem, LLVMValueRef addr, LLVMValueRef x);
+/* Word <-> held value. */
+LLVMValueRef cg_from_word(cg_fn_t* f, uint32_t elem, LLVMValueRef word_i64);
+LLVMValueRef cg_to_word(cg_fn_t* f, uint32_t elem, LLVMValueRef x);
+/* Calls an overloaded intrinsic. */
+LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
+                          LLVMValueRef* args, unsigned n_args);
+
+int64_t cg_now_ns(void);
+
+#endif /* AIR_CODEGEN_CG_INTERNAL_H_ */

@@ -1,0 +1,109 @@
+/* compiled.h - compiled bodies as the CPU executor sees them: the calling
+ * convention between generated code and the runtime, and the hook table through
+ * which the runtime reaches a code generator when one is linked or loaded.
+ *
+ * This header is all the core library knows of code generation. It has no LLVM in
+ * it: the generator (src/codegen, its own library, built when LLVM is present)
+ * implements the hooks, and a program run from an .airbin that carries objects
+ * needs only the object loader, never the generator (docs/codegen.md).
+ *
+ * A compiled *unit* is one op of a herd, segment, launch or execute body - a loop
+ * nest (scf.for, affine.for) or a branch (scf.if, affine.if) - together with
+ * everything nested in it, all of it scalar and memory code the generator covers.
+ * It becomes one function:
+ *
+ *     int32_t unit(air_cg_frame_t* frame);
+ *
+ * `frame->in` holds the unit's inputs (the values its ops use that are defined
+ * outside it, in the order air_cg_unit_io lists them): integers and index as int64
+ * normalised to their width (i1 is 0/1, iN sign-extended), floats as doubles
+ * holding a value exact in their type, memrefs as pointers to views. The unit
+ * writes its results (the op's results) to `frame->out`. It returns AIR_CG_OK, or
+ * the error the interpreter would have raised at the op numbered frame->fail_op
+ * in preorder (0 = the unit op; air_cg_op_at finds it), after the same side
+ * effects; or AIR_CG_FALLBACK before any side effect when a view does not have the
+ * static shape or layout its type promised, in which case the caller interprets. */
+#ifndef AIR_HAL_COMPILED_H_
+#define AIR_HAL_COMPILED_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "air/allocator.h"
+#include "air/kernel.h"
+#include "air/status.h"
+#include "runtime/ir/ir.h"
+
+typedef union air_cg_word_t {
+  int64_t i;
+  double f;
+  const air_memref_t* m;
+} air_cg_word_t;
+
+typedef struct air_cg_frame_t {
+  const air_cg_word_t* in;
+  air_cg_word_t* out;
+  uint32_t fail_op;
+  uint32_t reserved;
+} air_cg_frame_t;
+
+enum {
+  AIR_CG_OK = 0,
+  AIR_CG_OOB = 1,      /* memref access out of bounds (or of a view without data) */
+  AIR_CG_DIV = 2,      /* division by zero or overflow (arith and affine) */
+  AIR_CG_STEP = 3,     /* a loop step that is not positive */
+  AIR_CG_FALLBACK = 4, /* a view differs from its static type: interpret instead */
+};
+
+typedef int32_t (*air_cg_fn_t)(air_cg_frame_t* frame);
+
+/* The op numbered `index` in preorder under `unit` (unit itself is 0; then each
+ * region's ops in order, each followed by its own nested ops), or NULL. */
+const air_op_t* air_cg_op_at(const air_op_t* unit, uint32_t index);
+
+/* Inputs of unit `op`: every value used by an op under it (operands, index-list
+ * values, operands of nested ops) that is not defined under it, each once, in
+ * first-use preorder, written to `out`. Returns the count, or UINT32_MAX when there
+ * are more than `cap`. */
+uint32_t air_cg_unit_inputs(const air_program_t* p, const air_op_t* op, air_vid_t* out,
+                            uint32_t cap);
+
+/*---------------------------------------------------------------------------*/
+/* The hook table                                                            */
+/*---------------------------------------------------------------------------*/
+
+/* What a code generator compiled for one program: one entry point per unit. */
+typedef struct air_cg_program_t air_cg_program_t;
+
+typedef struct air_cg_unit_t {
+  const air_op_t* op;
+  air_cg_fn_t fn;
+  uint32_t n_in, n_out;
+  const air_vid_t* in;   /* n_in inputs, as air_cg_unit_inputs lists them */
+} air_cg_unit_t;
+
+typedef struct air_cg_stats_t {
+  uint32_t n_units;      /* compiled */
+  uint32_t n_skipped;    /* candidate ops the generator does not cover (interpreted) */
+  int64_t emit_ns;       /* AIR -> LLVM IR */
+  int64_t opt_ns;        /* the optimisation pipeline */
+  int64_t codegen_ns;    /* machine code (JIT materialisation or object emission) */
+} air_cg_stats_t;
+
+typedef struct air_cg_hooks_t {
+  uint32_t abi_version;  /* AIR_CG_ABI_VERSION */
+  const char* name;      /* "llvm-16" */
+  /* JIT-compiles every unit of `program` (which must outlive the result). An
+   * op it does not cover is left out (the interpreter runs it), not an error. */
+  air_status_t (*compile)(const air_allocator_t* allocator, const air_program_t* program,
+                          air_cg_program_t** out);
+  void (*release)(air_cg_program_t* compiled);
+  /* The compiled unit for `op`, or NULL. */
+  const air_cg_unit_t* (*find)(const air_cg_program_t* compiled, const air_op_t* op);
+  void (*stats)(const air_cg_program_t* compiled, air_cg_stats_t* out);
+} air_cg_hooks_t;
+
+#define AIR_CG_ABI_VERSION 1u
+
+#endif /* AIR_HAL_COMPILED_H_ */

@@ -1,0 +1,10 @@
+/* parse_ops.h - func, arith and memref operations (parse_ops.c). */
+#ifndef AIR_RUNTIME_TEXT_PARSE_OPS_H_
+#define AIR_RUNTIME_TEXT_PARSE_OPS_H_
+
+#include "runtime/text/parse_parts.h"
+
+/* The parser of op class `cls`, or NULL when it is not in this family. */
+air_parse_op_fn air_parse_ops_fn(air_opcls_t cls);
+
+#endif /* AIR_RUNTIME_TEXT_PARSE_OPS_H_ */

@@ -1,0 +1,6 @@
+# The code generator (src/codegen), when LLVM 16 is there: compiled units against
+# the interpreter, objects for x86-64 and amdgcn.
+if(TARGET airrt_codegen)
+  air_add_test(test_codegen ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen.c)
+  target_link_libraries(test_codegen PRIVATE airrt_codegen)
+endif()

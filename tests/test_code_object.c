@@ -15,6 +15,7 @@
 #include <libelf.h>
 
 #include "amdgpu/code_object.h"
+#include "amdgpu/kernarg.h"
 #include "test_util.h"
 
 typedef struct entry_t {
@@ -343,11 +344,73 @@ static void metadata(void** state) {
   assert_int_equal(meta(k, n, "lacks .kernarg_segment_size"), AIR_STATUS_DATA_LOSS);
 }
 
+static uint64_t get(const uint8_t* p, uint32_t off, uint32_t size) {
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < size; ++i) v |= (uint64_t)p[off + i] << (8 * i);
+  return v;
+}
+
+/* The HIP kernel's segment, v4 and v5: explicit arguments at their offsets, the
+ * hidden ones from a 1000 x 3 grid of 64 x 2 workgroups. */
+static void kernargs(void** state) {
+  (void)state;
+  entry_t m[32];
+  int n = read_manifest(m, 32), done = 0;
+  for (int i = 0; i < n; ++i) {
+    if (strcmp(m[i].lang, "hip")) continue;
+    char* bytes;
+    size_t len;
+    air_amdgpu_code_object_t* co = read_ok(m[i].path, &bytes, &len);
+    const air_amdgpu_kernel_t* k = air_amdgpu_code_object_kernel(co, "scale");
+    uint64_t ptr = 0x123456789abcull;
+    float sc = 2.5f;
+    int32_t cnt = 3000;
+    const void* values[3] = {&ptr, &sc, &cnt};
+    uint32_t sizes[3] = {8, 4, 4};
+    air_amdgpu_dims_t dims = {{1000, 3, 1}, {64, 2, 1}, 2};
+    uint8_t seg[512];
+    memset(seg, 0xcc, sizeof seg);
+    air_status_t s = air_amdgpu_kernarg_pack(NULL, k, values, sizes, 3, &dims, seg, sizeof seg);
+    if (s) fail_msg("%s", air_status_message(s));
+    assert_int_equal(get(seg, 0, 8), ptr);
+    assert_memory_equal(seg + 8, &sc, 4);
+    assert_int_equal(get(seg, 12, 4), 3000);
+    if (co->version >= 5) {
+      assert_int_equal(get(seg, 16, 4), 16); /* ceil(1000 / 64) */
+      assert_int_equal(get(seg, 20, 4), 2);  /* ceil(3 / 2) */
+      assert_int_equal(get(seg, 24, 4), 1);
+      assert_int_equal(get(seg, 28, 2), 64);
+      assert_int_equal(get(seg, 30, 2), 2);
+      assert_int_equal(get(seg, 34, 2), 40); /* 1000 % 64 */
+      assert_int_equal(get(seg, 36, 2), 1);  /* 3 % 2 */
+      assert_int_equal(get(seg, 80, 2), 2);  /* grid dims */
+    }
+    assert_int_equal(get(seg, k->kernarg_segment_size - 8, 8), 0); /* zeroed */
+    assert_int_equal(seg[k->kernarg_segment_size], 0xcc);          /* nothing past it */
+    /* Wrong count and wrong size are refused. */
+    s = air_amdgpu_kernarg_pack(NULL, k, values, sizes, 2, &dims, seg, sizeof seg);
+    assert_int_equal(air_status_code(s), AIR_STATUS_INVALID_ARGUMENT);
+    air_status_free(s);
+    uint32_t bad[3] = {4, 4, 4};
+    s = air_amdgpu_kernarg_pack(NULL, k, values, bad, 3, &dims, seg, sizeof seg);
+    assert_int_equal(air_status_code(s), AIR_STATUS_INVALID_ARGUMENT);
+    air_status_free(s);
+    s = air_amdgpu_kernarg_pack(NULL, k, values, sizes, 3, &dims, seg, 8);
+    assert_int_equal(air_status_code(s), AIR_STATUS_INVALID_ARGUMENT);
+    air_status_free(s);
+    air_amdgpu_code_object_free(co);
+    free(bytes);
+    ++done;
+  }
+  if (!done) skip();
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(generated_objects), cmocka_unit_test(libhsa_images),
       cmocka_unit_test(truncations),       cmocka_unit_test(byte_flips),
       cmocka_unit_test(wrong_kinds),       cmocka_unit_test(metadata),
+      cmocka_unit_test(kernargs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

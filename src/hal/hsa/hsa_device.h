@@ -12,4 +12,12 @@
 air_status_t air_hsa_device_open(air_context_t* context, const char* params, const char* uri,
                                  air_device_t** out_device);
 
+#ifdef AIR_HAVE_HSA
+#include "hal/hsa/hsa_api.h"
+/* Opens GPU `index` through a function table the caller filled (the tests' software
+ * HSA runtime); the table must outlive the device. */
+air_status_t air_hsa_device_open_with(air_context_t* context, const air_hsa_api_t* api,
+                                      uint32_t index, const char* uri, air_device_t** out_device);
+#endif
+
 #endif /* AIR_HAL_HSA_HSA_DEVICE_H_ */

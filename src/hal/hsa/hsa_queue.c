@@ -56,6 +56,8 @@ struct air_hsa_queue_t {
   air_hsa_queue_stats_t stats;
 };
 
+static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out);
+
 static uint64_t ring_add(void* q, uint64_t n) {
   const air_hsa_queue_t* self = q;
   return self->api->hsa_queue_add_write_index_relaxed(self->hq, n);
@@ -184,6 +186,23 @@ air_status_t air_hsa_queue_create(const air_allocator_t* a, const air_hsa_api_t*
     air_mem_free(a, q);
     return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "hsa queue: cannot start its thread");
   }
+  /* Warm the signal pool: ROCr takes 10-50 us to create a signal, which the first
+   * submissions with dependencies should not pay. */
+  pthread_mutex_lock(&q->lock);
+  for (uint32_t i = 0; i < AIR_HSA_WARM_SIGNALS; ++i) {
+    hsa_signal_t s;
+    air_status_t st2 = take_signal(q, &s);
+    if (st2) {
+      air_status_free(st2);
+      break;
+    }
+  }
+  while (q->used_count) {
+    q->free_sigs[q->n_free++] = q->used[q->used_head];
+    q->used_head = (q->used_head + 1) % q->used_cap;
+    q->used_count--;
+  }
+  pthread_mutex_unlock(&q->lock);
   *out = q;
   return NULL;
 }

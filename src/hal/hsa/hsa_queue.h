@@ -29,6 +29,8 @@
 #include "hal/hsa/hsa_api.h"
 
 #define AIR_HSA_EPOCH_INITIAL (INT64_MAX / 2)
+/* Dependency signals each queue creates up front. */
+#define AIR_HSA_WARM_SIGNALS 16
 
 typedef struct air_hsa_queue_t air_hsa_queue_t;
 

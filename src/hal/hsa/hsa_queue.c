@@ -120,6 +120,9 @@ static void* completion_main(void* arg) {
     pthread_mutex_lock(&q->lock);
     if (v < 0) fail_locked(q, "a packet failed (the completion signal went negative)");
     failed = atomic_load(&q->failed);
+    /* Failed, but the runtime's callback has not recorded why yet: take its reason
+     * now, so no pending submission completes as if it had succeeded. */
+    if (failed && !q->error) fail_locked(q, "a packet failed");
     uint64_t completed = v < 0 ? 0 : (uint64_t)(AIR_HSA_EPOCH_INITIAL - v);
     uint32_t n = 0;
     while (q->pend_count && n < BATCH && (failed || q->pend[q->pend_head].epoch <= completed)) {

@@ -11,7 +11,7 @@
 
 #include "pack_baselines.h"
 #include "pack_gen.h"
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 #ifndef AIR_DSA_DATA_DIR
 #define AIR_DSA_DATA_DIR "../shared/data/dsa"

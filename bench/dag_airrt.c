@@ -3,7 +3,7 @@
  *  airrt      - the compiled schedule: build = dag -> air_partition_graph_t (one
  *               queue) -> air_partition_build -> air_sched_replay_create (the
  *               "compile"); replay = air_sched_replay_run with the shared task body.
- *               Level-synchronous replay of the partition (src/hal/cpu/sched_replay.h).
+ *               Level-synchronous replay of the partition (bench/sched_replay.h).
  *  airrt-pool - the pool-level dependency-counting executor on the CPU driver's worker
  *               pool (air_pool_t), kept as the baseline the replay had to beat. Each
  *               task is a node holding an intrusive pool task and an atomic count of
@@ -25,7 +25,7 @@
 
 #include "dag_gen.h"
 #include "hal/cpu/pool.h"
-#include "hal/cpu/sched_replay.h"
+#include "sched_replay.h"
 #include "scheduler/partition.h"
 
 typedef struct exec_t exec_t;

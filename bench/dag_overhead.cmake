@@ -6,12 +6,20 @@
 # OpenMP source built by clang against libomp as the helper air-bench-dag-libomp,
 # which the benchmark runs as a child process (two OpenMP runtimes in one process
 # would clash).
+# The airrt row's replay of a compiled partition (sched_replay.c, on the library's
+# worker pool), a library of its own so its test (tests/sched_replay.cmake) links
+# it without the anchors.
+add_library(air_bench_sched_replay STATIC ${CMAKE_CURRENT_LIST_DIR}/sched_replay.c)
+target_link_libraries(air_bench_sched_replay PUBLIC airrt_internal Threads::Threads)
+target_include_directories(air_bench_sched_replay PUBLIC ${CMAKE_CURRENT_LIST_DIR})
+
 add_library(air_bench_dag_overhead STATIC
   ${CMAKE_CURRENT_LIST_DIR}/dag_overhead.c
   ${CMAKE_CURRENT_LIST_DIR}/dag_gen.c
   ${CMAKE_CURRENT_LIST_DIR}/dag_floor.c
   ${CMAKE_CURRENT_LIST_DIR}/dag_airrt.c)
-target_link_libraries(air_bench_dag_overhead PUBLIC airrt_internal Threads::Threads)
+target_link_libraries(air_bench_dag_overhead PUBLIC air_bench_sched_replay airrt_internal
+  Threads::Threads)
 target_include_directories(air_bench_dag_overhead PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 
 find_package(OpenMP COMPONENTS C QUIET)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 typedef enum pack_baseline_e {
   PACK_BASELINE_IREE,

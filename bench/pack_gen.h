@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 /* Each returns a malloc'ed array of *count buffers, or NULL when out of memory. */
 

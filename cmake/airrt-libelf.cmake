@@ -1,4 +1,4 @@
-# libelf, which reads and writes .airbin artifacts (src/scheduler/artifact_*.c), as
+# libelf, which reads and writes .airbin artifacts (src/scheduler/artifact/), as
 # the imported target airrt::libelf: through pkg-config when it knows libelf,
 # else find_path/find_library. The build includes this file, and so does the
 # installed airrtConfig.cmake, so a consumer of the static library links the same

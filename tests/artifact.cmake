@@ -1,4 +1,4 @@
-# The .airbin artifact (src/scheduler/artifact_*.c, docs/artifact.md): round trips,
+# The .airbin artifact (src/scheduler/artifact/, docs/artifact.md): round trips,
 # one corrupt-file case per validation rule, and a deterministic mutation loop
 # through the fuzz check of tests/fuzz/fuzz_artifact.c.
 air_add_test(test_artifact ${CMAKE_CURRENT_SOURCE_DIR}/test_artifact.c

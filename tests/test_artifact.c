@@ -1,4 +1,4 @@
-/* test_artifact.c - the .airbin writer and reader (src/scheduler/artifact_*.c).
+/* test_artifact.c - the .airbin writer and reader (src/scheduler/artifact/).
  *
  *  - round trip: every sample and test program that compiles for cpu reads back
  *    with the same program text and the same cmds/queues/waves/waits/memplan (and
@@ -26,8 +26,8 @@
 #include "air/air.h"
 #include "fuzz_artifact.h"
 #include "runtime/base/arena.h"
-#include "scheduler/artifact.h"
-#include "scheduler/artifact_format.h"
+#include "scheduler/artifact/artifact.h"
+#include "scheduler/artifact/artifact_format.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "scheduler/schedule_bind.h"

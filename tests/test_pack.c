@@ -15,7 +15,7 @@
 
 #include "pack_baselines.h"
 #include "pack_gen.h"
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SANITIZED 1

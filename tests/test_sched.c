@@ -14,7 +14,7 @@
 #include "air/program.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/place.h"
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 #include "scheduler/resources.h"
 #include "runtime/target/target.h"
 #include "test_util.h"

@@ -23,7 +23,7 @@
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "runtime/ir/ir.h"
-#include "scheduler/artifact.h"
+#include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"

@@ -22,10 +22,10 @@
 #include "scheduler/compile.h"
 #include "scheduler/memplan.h"
 #include "scheduler/partition.h"
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 #include "scheduler/schedule.h"
 #include "scheduler/schedule_bind.h"
-#include "scheduler/schedule_internal.h"
+#include "scheduler/host_graph.h"
 #include "runtime/target/target.h"
 #include "test_util.h"
 

@@ -8,7 +8,7 @@
 
 #include "air/context.h"
 #include "air/program.h"
-#include "scheduler/artifact.h"
+#include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 static void usage(FILE* f) {
   fprintf(f,

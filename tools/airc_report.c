@@ -1,5 +1,5 @@
 /* airc_report.c - `airc report FILE.mlir --target T --emit KIND [-o OUT]`:
- * verifies the program and prints, for target T (src/scheduler/report.h):
+ * verifies the program and prints, for target T (src/scheduler/report/report.h):
  *  - resources: the resource analysis and placement as a table; a program that
  *    does not fit prints the table and every violation, and exits 1;
  *  - memplan (with --svg OUT.svg also the picture), memplan-svg, schedule, dot:
@@ -15,9 +15,9 @@
 #include "runtime/ir/ir.h"
 #include "runtime/base/strbuf.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/artifact.h"
+#include "scheduler/artifact/artifact.h"
 #include "scheduler/place.h"
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 #include "scheduler/resources.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"

@@ -11,7 +11,7 @@
 #include "hal/driver.h"
 #include "runtime/ir/ir.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/artifact.h"
+#include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 
 static bool is_entry(const air_op_t* op) {

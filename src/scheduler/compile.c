@@ -11,7 +11,7 @@
 #include "runtime/base/status_util.h"
 #include "scheduler/memplan.h"
 #include "scheduler/schedule_bind.h"
-#include "scheduler/schedule_internal.h"
+#include "scheduler/host_graph.h"
 
 static bool has_launch(const air_op_t* entry) {
   for (const air_op_t* op = entry->regions[0]->first; op; op = op->next)

@@ -10,20 +10,13 @@
 #include "runtime/base/arena.h"
 #include "runtime/ir/ir.h"
 #include "runtime/target/target.h"
-#include "scheduler/partition.h"
+#include "scheduler/host_graph.h"
 #include "scheduler/schedule.h"
 
-/* The host-level token graph of `entry`, as air_schedule_compile partitions it:
- * node i = body op i (the terminator excluded), CSR predecessors from the program's
- * tokens and the sync-op barriers, a queue and a channel group per node. Arrays come
- * from `arena`. The compiler stores its edges and groups in the schedule, so nothing
- * downstream builds it again. */
-typedef struct air_sched_host_graph_t {
-  air_partition_graph_t graph;
-  uint32_t* kind;          /* per node: air_sched_cmd_kind_t */
-  uint8_t* queue_kind;     /* per queue: air_sched_queue_kind_t */
-} air_sched_host_graph_t;
-
+/* The host-level token graph of `entry` (host_graph.h) as air_schedule_compile
+ * partitions it: placement first, when the entry has a launch. The compiler stores
+ * its edges and groups in the schedule, so nothing downstream builds it again;
+ * tests and tools that want the graph itself call this. */
 air_status_t air_schedule_host_graph(air_arena_t* arena, const air_allocator_t* allocator,
                                      const air_program_t* program, const air_op_t* entry,
                                      const air_target_t* target, air_sched_host_graph_t* out);

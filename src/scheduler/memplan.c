@@ -20,10 +20,10 @@
 
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 #include "scheduler/resources.h"
 #include "scheduler/schedule_bind.h"
-#include "scheduler/schedule_internal.h"
+#include "scheduler/host_graph.h"
 
 typedef struct mbuf_t {
   const air_op_t* alloc;
@@ -72,31 +72,12 @@ typedef struct ctx_t {
   uint64_t pes;   /* PEs of the herds between `seg` and the op */
 } ctx_t;
 
-static air_status_t oom(const mp_t* m) {
-  return AIR_STATUS(m->a, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory planning memory");
-}
-
+/* A zeroed new element at the end of v, or NULL when out of memory. */
 static void* vec_push(const air_allocator_t* a, vec_t* v) {
-  if (v->n == v->cap) {
-    size_t cap = v->cap ? 2 * v->cap : 16;
-    void* d = cap > SIZE_MAX / v->elem ? NULL : a->realloc(a->self, v->data, cap * v->elem);
-    if (!d) return NULL;
-    v->data = d;
-    v->cap = cap;
-  }
+  if (!air_mem_grow_z(a, &v->data, &v->cap, v->n + 1, v->elem)) return NULL;
   void* slot = (char*)v->data + v->n++ * v->elem;
   memset(slot, 0, v->elem);
   return slot;
-}
-
-static bool grow(const air_allocator_t* a, void** data, uint32_t* cap, uint32_t n, size_t elem) {
-  if (n < *cap) return true;
-  uint32_t c = *cap ? 2 * *cap : 8;
-  void* d = a->realloc(a->self, *data, (size_t)c * elem);
-  if (!d) return false;
-  *data = d;
-  *cap = c;
-  return true;
 }
 
 static void scope_free(const mp_t* m, scope_t* s) {
@@ -171,7 +152,8 @@ static air_status_t add_alloc(mp_t* m, const ctx_t* c, const air_op_t* op, uint3
   if (!s) return AIR_STATUS_OK_VALUE;
   mbuf_t b = {.alloc = op, .op = index, .top = s->top, .tracked = tracked_value(s, op)};
   AIR_RETURN_IF_ERROR(alloc_size(m, op, ty->memspace == AIR_MEM_L2 ? c->pes : 1, &b.size));
-  if (!grow(m->a, (void**)&s->bufs, &s->cap_bufs, s->n_bufs, sizeof b)) return oom(m);
+  if (!air_mem_grow(m->a, (void**)&s->bufs, &s->cap_bufs, (size_t)s->n_bufs + 1, sizeof b))
+    return AIR_STATUS_OOM(m->a, "planning memory");
   s->bufs[s->n_bufs++] = b;
   return AIR_STATUS_OK_VALUE;
 }
@@ -184,8 +166,9 @@ static air_status_t walk_scope(mp_t* m, scope_t* s, const ctx_t* c) {
   s->base = m->next;
   uint32_t k = 0;
   for (const air_op_t* op = s->block ? s->block->first : NULL; op; op = op->next, ++k) {
-    if (!grow(m->a, (void**)&s->top_pos, &s->cap_top, s->n_top, sizeof *s->top_pos))
-      return oom(m);
+    if (!air_mem_grow(m->a, (void**)&s->top_pos, &s->cap_top, (size_t)s->n_top + 1,
+                      sizeof *s->top_pos))
+      return AIR_STATUS_OOM(m->a, "planning memory");
     s->top_pos[s->n_top++] = m->next - s->base;
     s->top = k;
     AIR_RETURN_IF_ERROR(visit(m, c, op));
@@ -263,14 +246,14 @@ static uint64_t capacity_of(const mp_t* m, const scope_t* s) {
 /* Packs one scope's buffers (lifetimes already in lower/upper) into a new arena. */
 static air_status_t pack_scope(mp_t* m, const scope_t* s, air_pack_buffer_t* pb) {
   uint64_t* off = air_mem_calloc(m->a, s->n_bufs, sizeof *off);
-  if (!off) return oom(m);
+  if (!off) return AIR_STATUS_OOM(m->a, "planning memory");
   air_pack_options_t opts = {.alignment = m->alignment, .search_budget = 2u * 1000 * 1000,
                              .flags = s->n_bufs > 20000 ? AIR_PACK_FLAG_NO_SEARCH : 0};
   air_pack_result_t res = {0};
   air_status_t st =
       s->n_bufs ? air_pack_plan(m->a, pb, s->n_bufs, &opts, off, &res) : AIR_STATUS_OK_VALUE;
   air_memplan_arena_t* ar = st ? NULL : vec_push(m->a, &m->arenas);
-  if (!st && !ar) st = oom(m);
+  if (!st && !ar) st = AIR_STATUS_OOM(m->a, "planning memory");
   if (!st) {
     *ar = (air_memplan_arena_t){.space = s->space,
                                 .owner = s->owner ? s->owner_index : UINT32_MAX,
@@ -280,7 +263,7 @@ static air_status_t pack_scope(mp_t* m, const scope_t* s, air_pack_buffer_t* pb)
     for (uint32_t i = 0; i < s->n_bufs && !st; ++i) {
       air_memplan_buffer_t* b = vec_push(m->a, &m->buffers);
       if (!b) {
-        st = oom(m);
+        st = AIR_STATUS_OOM(m->a, "planning memory");
         break;
       }
       *b = (air_memplan_buffer_t){.op = s->bufs[i].op, .arena = (uint32_t)(m->arenas.n - 1),
@@ -328,7 +311,7 @@ static uint32_t ordered_from(const uint32_t* succ_off, const uint32_t* succ, uin
 static air_status_t plan_block_scope(mp_t* m, scope_t* s, air_pack_buffer_t* pb) {
   if (!m->node_of) { /* only programs with segments or herds need it */
     m->node_of = m->a->alloc(m->a->self, (size_t)m->p->n_values * sizeof *m->node_of + 1);
-    if (!m->node_of) return oom(m);
+    if (!m->node_of) return AIR_STATUS_OOM(m->a, "planning memory");
     for (uint32_t i = 0; i < m->p->n_values; ++i) m->node_of[i] = AIR_SCHED_NONE;
   }
   air_sched_block_graph_t g;
@@ -339,7 +322,9 @@ static air_status_t plan_block_scope(mp_t* m, scope_t* s, air_pack_buffer_t* pb)
   uint32_t* mark = air_mem_calloc(m->a, n, sizeof *mark);
   uint32_t* stack = air_mem_calloc(m->a, n, sizeof *stack);
   uint32_t* cache = air_mem_calloc(m->a, n, sizeof *cache);
-  air_status_t st = succ_off && succ && mark && stack && cache ? AIR_STATUS_OK_VALUE : oom(m);
+  air_status_t st = succ_off && succ && mark && stack && cache
+                        ? AIR_STATUS_OK_VALUE
+                        : AIR_STATUS_OOM(m->a, "planning memory");
   if (!st) {
     for (uint32_t i = 0; i < n; ++i) {
       mark[i] = cache[i] = AIR_SCHED_NONE;
@@ -385,7 +370,7 @@ static void plan_host_scope(const mp_t* m, const scope_t* s, air_pack_buffer_t* 
 
 static air_status_t plan_scope(mp_t* m, scope_t* s) {
   air_pack_buffer_t* pb = air_mem_calloc(m->a, s->n_bufs, sizeof *pb);
-  if (!pb) return oom(m);
+  if (!pb) return AIR_STATUS_OOM(m->a, "planning memory");
   air_status_t st = AIR_STATUS_OK_VALUE;
   if (s->space == AIR_MEMPLAN_L3)
     plan_host_scope(m, s, pb);
@@ -404,7 +389,7 @@ static air_status_t emit(mp_t* m, air_arena_t* arena, air_memplan_t* out) {
   out->n_buffers = (uint32_t)m->buffers.n;
   out->arenas = air_arena_alloc(arena, m->arenas.n * sizeof *out->arenas + 1);
   out->buffers = air_arena_alloc(arena, m->buffers.n * sizeof *out->buffers + 1);
-  if (!out->arenas || !out->buffers) return oom(m);
+  if (!out->arenas || !out->buffers) return AIR_STATUS_OOM(m->a, "planning memory");
   uint32_t na = 0, nb = 0;
   for (uint32_t space = AIR_MEMPLAN_L3; space <= AIR_MEMPLAN_L1; ++space)
     for (size_t i = 0; i < m->arenas.n; ++i) {
@@ -438,7 +423,7 @@ air_status_t air_memplan_build(air_arena_t* arena, const air_allocator_t* alloca
             .buffers = {.elem = sizeof(air_memplan_buffer_t)}};
   m.dealloc_at = allocator->alloc(allocator->self,
                                   (size_t)program->n_values * sizeof *m.dealloc_at + 1);
-  air_status_t st = m.dealloc_at ? AIR_STATUS_OK_VALUE : oom(&m);
+  air_status_t st = m.dealloc_at ? AIR_STATUS_OK_VALUE : AIR_STATUS_OOM(m.a, "planning memory");
   scope_t host = {.space = AIR_MEMPLAN_L3, .block = entry->regions[0]};
   if (!st) {
     for (uint32_t i = 0; i < program->n_values; ++i) m.dealloc_at[i] = AIR_SCHED_NONE;

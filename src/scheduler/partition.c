@@ -16,12 +16,8 @@
 #include <string.h>
 
 #include "runtime/base/arena.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-
-typedef struct part_impl_t {
-  air_partition_t pub;
-  air_arena_t arena;
-} part_impl_t;
 
 typedef struct work_t {
   const air_allocator_t* a;
@@ -37,13 +33,10 @@ typedef struct work_t {
 } work_t;
 
 static void* wz(const air_allocator_t* a, size_t n, size_t size) {
-  if (n && size > SIZE_MAX / n) return NULL;
-  void* p = a->alloc(a->self, n && size ? n * size : 1);
-  if (p) memset(p, 0, n * size);
-  return p;
+  return air_mem_calloc(a, n, size);
 }
 
-static void wfree(const air_allocator_t* a, void* p) { a->free(a->self, p); }
+static void wfree(const air_allocator_t* a, void* p) { air_mem_free(a, p); }
 
 static uint32_t find(uint32_t* root, uint32_t x) {
   while (root[x] != x) {
@@ -96,20 +89,16 @@ static air_status_t check_graph(const air_allocator_t* a, const air_partition_gr
   return NULL;
 }
 
-static air_status_t oom(const air_allocator_t* a) {
-  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "partition: out of memory");
-}
-
 static air_status_t build_succ(work_t* w) {
   const air_partition_graph_t* g = w->g;
   uint32_t n = w->n, m = n ? g->pred_off[n] : 0;
   w->succ_off = wz(w->a, (size_t)n + 1, sizeof(uint32_t));
   w->succ = wz(w->a, m, sizeof(uint32_t));
-  if (!w->succ_off || !w->succ) return oom(w->a);
+  if (!w->succ_off || !w->succ) return AIR_STATUS_OOM(w->a, "partition");
   for (uint32_t k = 0; k < m; ++k) w->succ_off[g->pred[k] + 1]++;
   for (uint32_t i = 0; i < n; ++i) w->succ_off[i + 1] += w->succ_off[i];
   uint32_t* fill = wz(w->a, n ? n : 1, sizeof(uint32_t));
-  if (!fill) return oom(w->a);
+  if (!fill) return AIR_STATUS_OOM(w->a, "partition");
   for (uint32_t i = 0; i < n; ++i)
     for (uint32_t k = g->pred_off[i]; k < g->pred_off[i + 1]; ++k) {
       uint32_t p = g->pred[k];
@@ -138,7 +127,7 @@ static air_status_t close_groups(work_t* w, air_partition_stats_t* st) {
   uint8_t* on = wz(w->a, n, 1);
   air_status_t s = NULL;
   if (!first || !next || !tail || !index || !low || !stack || !cs_node || !cs_mem || !cs_k || !on) {
-    s = oom(w->a);
+    s = AIR_STATUS_OOM(w->a, "partition");
     goto done;
   }
   for (uint32_t i = 0; i < n; ++i) first[i] = UINT32_MAX;
@@ -236,7 +225,7 @@ static air_status_t levels_grouped(work_t* w) {
   uint32_t* ready = wz(w->a, n, sizeof(uint32_t));
   air_status_t s = NULL;
   if (!indeg || !next || !tail || !ready) {
-    s = oom(w->a);
+    s = AIR_STATUS_OOM(w->a, "partition");
     goto done;
   }
   for (uint32_t i = 0; i < n; ++i) next[i] = UINT32_MAX, tail[i] = i;
@@ -292,9 +281,8 @@ static void levels_plain(work_t* w) {
   ((T*)air_arena_alloc((arena), ((size_t)(count) > 0 ? (size_t)(count) : 1) * sizeof(T)))
 
 /* Buckets nodes by level (topological order inside a level) and cuts waves. */
-static air_status_t make_waves(work_t* w, part_impl_t* impl, uint32_t** out_wave_order) {
-  air_partition_t* P = &impl->pub;
-  air_arena_t* ar = &impl->arena;
+static air_status_t make_waves(work_t* w, air_partition_t* P, uint32_t** out_wave_order) {
+  air_arena_t* ar = &P->arena;
   uint32_t n = w->n, nq = w->nq, nl = 0;
   for (uint32_t i = 0; i < n; ++i)
     if (w->level[i] + 1 > nl) nl = w->level[i] + 1;
@@ -305,7 +293,7 @@ static air_status_t make_waves(work_t* w, part_impl_t* impl, uint32_t** out_wave
   P->node_queue = NEW(ar, uint32_t, n);
   P->queues = NEW(ar, air_partition_queue_t, nq);
   if (!P->levels || !P->level_cmds || !P->node_wave || !P->node_queue || !P->queues)
-    return oom(w->a);
+    return AIR_STATUS_OOM(w->a, "partition");
   for (uint32_t i = 0; i < n; ++i) P->levels[w->level[i]].cmd_end++;
   for (uint32_t l = 0, at = 0; l < nl; ++l) {
     uint32_t c = P->levels[l].cmd_end;
@@ -323,7 +311,7 @@ static air_status_t make_waves(work_t* w, part_impl_t* impl, uint32_t** out_wave
   if (!last || !count) {
     wfree(w->a, last);
     wfree(w->a, count);
-    return oom(w->a);
+    return AIR_STATUS_OOM(w->a, "partition");
   }
   for (uint32_t q = 0; q < nq; ++q) last[q] = UINT32_MAX;
   for (uint32_t l = 0; l < nl; ++l)
@@ -344,7 +332,7 @@ static air_status_t make_waves(work_t* w, part_impl_t* impl, uint32_t** out_wave
     wfree(w->a, last);
     wfree(w->a, count);
     wfree(w->a, order);
-    return oom(w->a);
+    return AIR_STATUS_OOM(w->a, "partition");
   }
   /* Wave records in level order; count each wave's commands. */
   uint32_t made = 0;
@@ -380,11 +368,10 @@ static air_status_t make_waves(work_t* w, part_impl_t* impl, uint32_t** out_wave
 }
 
 /* Candidate waits of every wave, elided against vector clocks. */
-static air_status_t make_waits(work_t* w, part_impl_t* impl, const uint32_t* wave_order) {
-  air_partition_t* P = &impl->pub;
+static air_status_t make_waits(work_t* w, air_partition_t* P, const uint32_t* wave_order) {
   const air_partition_graph_t* g = w->g;
   uint32_t nq = w->nq, nw = P->n_waves;
-  P->clocks = NEW(&impl->arena, uint32_t, (size_t)nw * nq);
+  P->clocks = NEW(&P->arena, uint32_t, (size_t)nw * nq);
   uint32_t* best = wz(w->a, nq, sizeof(uint32_t));
   uint32_t* cand = wz(w->a, nq, sizeof(uint32_t));
   uint8_t* keep = wz(w->a, nq, 1);
@@ -394,7 +381,7 @@ static air_status_t make_waits(work_t* w, part_impl_t* impl, const uint32_t* wav
   air_partition_wait_t* waits = wz(w->a, cap, sizeof(*waits));
   air_status_t s = NULL;
   if (!P->clocks || !best || !cand || !keep || !waits) {
-    s = oom(w->a);
+    s = AIR_STATUS_OOM(w->a, "partition");
     goto done;
   }
   for (uint32_t oi = 0; oi < nw; ++oi) {
@@ -437,15 +424,9 @@ static air_status_t make_waits(work_t* w, part_impl_t* impl, const uint32_t* wav
       uint32_t qa = cand[a], va = best[qa];
       best[qa] = 0;
       if (!keep[a]) continue;
-      if (nwaits == cap) {
-        air_partition_wait_t* grown =
-            w->a->realloc(w->a->self, waits, (size_t)cap * 2 * sizeof(*waits));
-        if (!grown) {
-          s = oom(w->a);
-          goto done;
-        }
-        waits = grown;
-        cap *= 2;
+      if (!air_mem_grow(w->a, (void**)&waits, &cap, (size_t)nwaits + 1, sizeof *waits)) {
+        s = AIR_STATUS_OOM(w->a, "partition");
+        goto done;
       }
       waits[nwaits].queue = qa;
       waits[nwaits].value = va;
@@ -459,9 +440,9 @@ static air_status_t make_waits(work_t* w, part_impl_t* impl, const uint32_t* wav
   }
   P->stats.waits_kept = nwaits;
   P->n_waits = nwaits;
-  P->waits = NEW(&impl->arena, air_partition_wait_t, nwaits);
+  P->waits = NEW(&P->arena, air_partition_wait_t, nwaits);
   if (!P->waits) {
-    s = oom(w->a);
+    s = AIR_STATUS_OOM(w->a, "partition");
     goto done;
   }
   if (nwaits) memcpy(P->waits, waits, nwaits * sizeof(*waits));
@@ -477,11 +458,8 @@ air_status_t air_partition_build(const air_allocator_t* allocator,
                                  const air_partition_graph_t* graph, air_partition_t** out) {
   *out = NULL;
   AIR_RETURN_IF_ERROR(check_graph(allocator, graph));
-  part_impl_t* impl = wz(allocator, 1, sizeof(*impl));
-  if (!impl) return oom(allocator);
-  air_arena_init(&impl->arena, allocator);
-  air_partition_t* P = &impl->pub;
-  P->allocator = *allocator;
+  air_partition_t* P = air_partition_new(allocator);
+  if (!P) return AIR_STATUS_OOM(allocator, "partition");
   P->n_nodes = graph->n;
   P->n_queues = graph->n_queues;
 
@@ -494,7 +472,7 @@ air_status_t air_partition_build(const air_allocator_t* allocator,
   uint32_t* wave_order = NULL;
   air_status_t s = NULL;
   if (!w.root || !w.level || !w.order || !w.queue) {
-    s = oom(allocator);
+    s = AIR_STATUS_OOM(allocator, "partition");
     goto done;
   }
   for (uint32_t i = 0; i < n; ++i) {
@@ -510,7 +488,7 @@ air_status_t air_partition_build(const air_allocator_t* allocator,
     /* Count sets with more than one member. */
     uint8_t* seen = wz(allocator, n, 1);
     if (!seen) {
-      s = oom(allocator);
+      s = AIR_STATUS_OOM(allocator, "partition");
       goto done;
     }
     for (uint32_t i = 0; i < n; ++i) {
@@ -521,7 +499,7 @@ air_status_t air_partition_build(const air_allocator_t* allocator,
   } else {
     levels_plain(&w);
   }
-  if ((s = make_waves(&w, impl, &wave_order)) || (s = make_waits(&w, impl, wave_order))) goto done;
+  if ((s = make_waves(&w, P, &wave_order)) || (s = make_waits(&w, P, wave_order))) goto done;
 done:
   wfree(allocator, w.root);
   wfree(allocator, w.level);
@@ -536,22 +514,4 @@ done:
   }
   *out = P;
   return NULL;
-}
-
-void air_partition_free(air_partition_t* partition) {
-  if (!partition) return;
-  part_impl_t* impl = (part_impl_t*)partition;
-  air_allocator_t a = partition->allocator;
-  air_arena_deinit(&impl->arena);
-  a.free(a.self, impl);
-}
-
-bool air_partition_orders(const air_partition_t* P, uint32_t a, uint32_t b) {
-  if (a >= P->n_nodes || b >= P->n_nodes || a == b) return false;
-  uint32_t wa = P->node_wave[a], wb = P->node_wave[b];
-  if (wa == wb) return false;
-  uint32_t qa = P->waves[wa].queue, qb = P->waves[wb].queue;
-  uint32_t ka = wa - P->queues[qa].wave_begin;
-  if (qa == qb) return wa < wb;
-  return P->clocks[(size_t)wb * P->n_queues + qa] >= ka + 1;
 }

@@ -50,6 +50,5 @@ typedef struct air_partition_graph_t {
  * out of memory. */
 air_status_t air_partition_build(const air_allocator_t* allocator,
                                  const air_partition_graph_t* graph, air_partition_t** out);
-void air_partition_free(air_partition_t* partition);
 
 #endif /* AIR_SCHEDULER_PARTITION_H_ */

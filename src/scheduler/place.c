@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
 typedef struct pl_t {
@@ -27,10 +28,9 @@ typedef struct pl_t {
 
 static air_status_t push(pl_t* pl, const air_place_t* item) {
   air_placement_t* o = pl->out;
-  air_place_t* n = o->allocator.realloc(o->allocator.self, o->items, (o->n_items + 1) * sizeof *n);
-  if (!n)
-    return AIR_STATUS(&o->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory placing");
-  o->items = n;
+  if (!air_mem_grow(&o->allocator, (void**)&o->items, &o->cap_items, (size_t)o->n_items + 1,
+                    sizeof *o->items))
+    return AIR_STATUS_OOM(&o->allocator, "placing");
   o->items[o->n_items++] = *item;
   return AIR_STATUS_OK_VALUE;
 }
@@ -307,5 +307,5 @@ air_status_t air_place(const air_program_t* p, const air_resources_t* r, air_pla
 void air_placement_free(air_placement_t* pl) {
   if (pl->items && pl->allocator.free) pl->allocator.free(pl->allocator.self, pl->items);
   pl->items = NULL;
-  pl->n_items = 0;
+  pl->n_items = pl->cap_items = 0;
 }

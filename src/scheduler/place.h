@@ -26,7 +26,7 @@ typedef struct air_place_t {
 typedef struct air_placement_t {
   air_allocator_t allocator;
   air_place_t* items;
-  uint32_t n_items;
+  uint32_t n_items, cap_items;
 } air_placement_t;
 
 /* Places every top-level segment of every launch (nested segments live inside

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "runtime/base/strbuf.h"
 
@@ -64,11 +65,6 @@ static void fp_free(an_t* an, fp_t* f) {
   memset(f, 0, sizeof *f);
 }
 
-static air_status_t oom(an_t* an) {
-  return AIR_STATUS(&an->r->allocator, AIR_STATUS_RESOURCE_EXHAUSTED,
-                    "out of memory in the resource analysis");
-}
-
 /* Records `count` endpoints of (sym, put), keeping the max per endpoint. */
 static air_status_t fp_stream(an_t* an, fp_t* f, const char* sym, bool put, uint64_t count) {
   for (uint32_t i = 0; i < f->n_streams; ++i) {
@@ -78,14 +74,9 @@ static air_status_t fp_stream(an_t* an, fp_t* f, const char* sym, bool put, uint
       return AIR_STATUS_OK_VALUE;
     }
   }
-  if (f->n_streams == f->cap_streams) {
-    uint32_t cap = f->cap_streams ? 2 * f->cap_streams : 4;
-    const air_allocator_t* a = &an->r->allocator;
-    stream_t* s = a->realloc(a->self, f->streams, cap * sizeof *s);
-    if (!s) return oom(an);
-    f->streams = s;
-    f->cap_streams = cap;
-  }
+  if (!air_mem_grow(&an->r->allocator, (void**)&f->streams, &f->cap_streams,
+                    (size_t)f->n_streams + 1, sizeof *f->streams))
+    return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
   f->streams[f->n_streams++] = (stream_t){sym, put, count};
   return AIR_STATUS_OK_VALUE;
 }
@@ -247,13 +238,11 @@ static air_status_t walk_herd(an_t* an, const air_op_t* op, fp_t* out) {
     return s;
   }
   air_resources_t* r = an->r;
-  air_herd_res_t* h =
-      r->allocator.realloc(r->allocator.self, r->herds, (r->n_herds + 1) * sizeof *h);
-  if (!h) {
+  if (!air_mem_grow(&r->allocator, (void**)&r->herds, &r->cap_herds, (size_t)r->n_herds + 1,
+                    sizeof *r->herds)) {
     fp_free(an, &body);
-    return oom(an);
+    return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
   }
-  r->herds = h;
   uint64_t pes = mul_sat((uint64_t)nx, (uint64_t)ny);
   r->herds[r->n_herds++] = (air_herd_res_t){
       .op = op, .segment = an->segment, .nx = (uint64_t)nx, .ny = (uint64_t)ny,
@@ -301,10 +290,8 @@ static air_status_t walk_segment(an_t* an, const air_op_t* op, fp_t* out) {
   rec.total.dma = mul_sat(rec.per_instance.dma, instances);
   fp_free(an, &body);
   air_resources_t* r = an->r;
-  air_segment_res_t* g =
-      r->allocator.realloc(r->allocator.self, r->segments, (r->n_segments + 1) * sizeof *g);
-  if (!g) return oom(an);
-  r->segments = g;
+  if (!air_mem_grow(&r->allocator, (void**)&r->segments, &r->cap_segments, (size_t)r->n_segments + 1,
+                    sizeof *r->segments)) return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
   r->segments[r->n_segments++] = rec;
   out->tiles = rec.total.tiles;
   out->l2 = rec.total.l2_bytes;
@@ -328,10 +315,8 @@ static air_status_t walk_launch(an_t* an, const air_op_t* op) {
   fp_free(an, &body);
   if (s) return s;
   air_resources_t* r = an->r;
-  air_launch_res_t* l =
-      r->allocator.realloc(r->allocator.self, r->launches, (r->n_launches + 1) * sizeof *l);
-  if (!l) return oom(an);
-  r->launches = l;
+  if (!air_mem_grow(&r->allocator, (void**)&r->launches, &r->cap_launches, (size_t)r->n_launches + 1,
+                    sizeof *r->launches)) return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
   r->launches[r->n_launches++] = rec;
   return AIR_STATUS_OK_VALUE;
 }
@@ -541,7 +526,7 @@ static air_status_t walk_block(an_t* an, const air_block_t* b, fp_t* out) {
     size_t bytes =
         u64s * sizeof(uint64_t) + n * sizeof(air_op_t*) + 3 * (size_t)n * sizeof(uint32_t);
     mem = a->alloc(a->self, bytes);
-    if (!mem) return oom(an);
+    if (!mem) return AIR_STATUS_OOM(&an->r->allocator, "the resource analysis");
     memset(mem, 0, bytes);
     o.reach = mem;
     o.weight = o.reach + (size_t)n * o.words;

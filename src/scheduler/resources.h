@@ -48,11 +48,11 @@ typedef struct air_resources_t {
   air_allocator_t allocator;
   const air_target_t* target;
   air_herd_res_t* herds;
-  uint32_t n_herds;
+  uint32_t n_herds, cap_herds;
   air_segment_res_t* segments; /* inner segments before the ones containing them */
-  uint32_t n_segments;
+  uint32_t n_segments, cap_segments;
   air_launch_res_t* launches;
-  uint32_t n_launches;
+  uint32_t n_launches, cap_launches;
 } air_resources_t;
 
 /* Analyses `p` for target `t`. Errors (with the op's location): UNIMPLEMENTED for

@@ -111,6 +111,7 @@ typedef struct air_partition_stats_t {
 
 typedef struct air_partition_t {
   air_allocator_t allocator;
+  air_arena_t arena;              /* owns every array below */
   uint32_t n_nodes, n_queues, n_waves, n_waits, n_levels;
   air_partition_queue_t* queues;  /* n_queues */
   air_partition_wave_t* waves;    /* queue-major: queue 0's waves, then queue 1's, ... */
@@ -189,6 +190,11 @@ typedef struct air_schedule_t {
 } air_schedule_t;
 
 void air_schedule_free(air_schedule_t* schedule);
+
+/* An empty partition whose arrays the caller puts in its arena (the partitioner
+ * and the artifact reader fill it); NULL when out of memory. */
+air_partition_t* air_partition_new(const air_allocator_t* allocator);
+void air_partition_free(air_partition_t* partition);
 
 /* True when node a is guaranteed complete before node b starts under the
  * partition's barriers and waits (a != b): a reading of the clocks. */

@@ -15,7 +15,7 @@
 #include "air/air.h"
 #include "fuzz_artifact.h"
 #include "fuzz_util.h"
-#include "scheduler/artifact.h"
+#include "scheduler/artifact/artifact.h"
 
 static const char k_name[] = "fuzz.airbin";
 

@@ -1,6 +1,7 @@
-/* report.c - plain text, one row per segment / herd / placed instance, columns
+/* report_resources.c - the resource analysis and placement (`airc report --emit
+ * resources`) as plain text, one row per segment / herd / placed instance, columns
  * aligned for reading and stable for diffing in tests. */
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -76,18 +77,4 @@ void air_report_resources(air_sb_t* sb, const air_program_t* p, const air_resour
                   (unsigned long long)it->instance, it->partition, it->x, it->y, wh,
                   it->is_explicit ? "explicit" : "derived");
   }
-}
-
-void air_report_loc(air_sb_t* sb, const air_program_t* p, const air_op_t* op) {
-  air_sb_printf(sb, "%s:%u:%u", p->filename ? p->filename : "<input>", op->line, op->col);
-}
-
-air_status_t air_report_emit(air_sb_t* sb, const air_program_t* p, const air_schedule_t* schedule,
-                             const char* emit) {
-  if (!strcmp(emit, "memplan")) return air_report_memplan(sb, p, schedule);
-  if (!strcmp(emit, "memplan-svg")) return air_report_memplan_svg(sb, p, schedule);
-  if (!strcmp(emit, "schedule")) return air_report_schedule(sb, p, schedule);
-  if (!strcmp(emit, "dot")) return air_report_dot(sb, p, schedule);
-  return AIR_STATUS(&sb->allocator, AIR_STATUS_INVALID_ARGUMENT,
-                    "unknown report '%s' (memplan, memplan-svg, schedule, dot)", emit);
 }

@@ -1,4 +1,5 @@
-/* sched_replay.c - level-synchronous replay of a partition; see sched_replay.h.
+/* sched_replay.c - level-synchronous replay of a partition for the dag-overhead
+ * benchmark; see sched_replay.h.
  *
  * Run protocol. `claim` packs the level being handed out (its first chunk) and how
  * many of its chunks were taken from the front and from the back. Even workers take
@@ -20,24 +21,25 @@
  * a run, and returns only when done == chunks, so no thread is mid-chunk when they
  * are reset.
  *
- * Sleeping follows the pool's announce / re-check / futex protocol on `seq` (the
- * generation): a helper counts itself a sleeper, re-reads seq and sleeps only if it
- * did not move; the caller stores seq and wakes only when someone sleeps. */
+ * Helpers are tasks on the library's worker pool (src/hal/cpu/pool.h): a run queues
+ * one task per helper that is not still queued or running from an earlier run (a
+ * task node is queued at most once), and destroy drains the pool before freeing
+ * anything a task reads. */
 #define _DEFAULT_SOURCE 1
-#include "hal/cpu/sched_replay.h"
+#include "sched_replay.h"
 
-#include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "runtime/base/status_util.h"
 
-enum { DEFAULT_MIN_PARALLEL = 256, DEFAULT_MAX_CHUNK = 4096, DEFAULT_IDLE_SPIN_NS = 20000,
-       CHUNKS_PER_THREAD = 4, SPINS_BEFORE_YIELD = 4096 };
+enum { DEFAULT_MIN_PARALLEL = 256, DEFAULT_MAX_CHUNK = 4096, CHUNKS_PER_THREAD = 4,
+       SPINS_BEFORE_YIELD = 4096 };
 
 typedef struct chunk_t {
   uint32_t begin, end; /* into plan */
@@ -50,12 +52,13 @@ typedef struct chunk_t {
   ((uint64_t)(level) << 32 | (uint64_t)(back) << 16 | (uint64_t)(front))
 enum { MAX_LEVEL_CHUNKS = 0xffff };
 
+/* One helper: a pool task that takes part in the current run. */
 typedef struct helper_t {
+  air_task_t task; /* first: the pool's intrusive node */
   air_sched_replay_t* r;
-  pthread_t thread;
   uint32_t worker;
   char pad_before[64]; /* padding, not alignas: helper arrays come from the allocator */
-  _Atomic uint64_t sleeps;
+  _Atomic bool queued; /* queued or running: not to be queued again */
   _Atomic uint64_t chunks;
   char pad_after[64];
 } helper_t;
@@ -68,21 +71,17 @@ struct air_sched_replay_t {
   char pad1[64];
   _Atomic uint32_t done;
   char pad2[64];
-  _Atomic uint32_t seq;
-  _Atomic uint32_t sleepers;
-  _Atomic bool stopping;
   _Atomic bool busy;
   char pad3[64];
   air_sched_replay_fn_t fn; /* of the current run: written before claim is reset */
   void* user;
-  uint32_t gen;             /* caller side: runs that woke helpers, the value of seq */
   uint32_t n_cmds, n_chunks, threads, parallel_levels;
   bool parallel;            /* some level has more than one chunk */
   uint32_t* plan;           /* node ids in run order */
   chunk_t* chunks;
   helper_t* helpers;        /* threads - 1 */
-  uint32_t n_helpers;       /* started */
-  int64_t idle_spin_ns;
+  uint32_t n_helpers;
+  air_pool_t* pool;         /* the helpers' workers (threads - 1), when parallel */
   uint64_t serial_cmds, runs;
   air_allocator_t allocator;
 };
@@ -133,39 +132,16 @@ static uint64_t participate(air_sched_replay_t* r, uint32_t worker) {
   return ran;
 }
 
-static void* helper_main(void* arg) {
-  helper_t* h = arg;
-  air_sched_replay_t* r = h->r;
-  uint32_t seen = 0; /* the value seq starts at */
-  for (;;) {
-    uint32_t s = atomic_load_explicit(&r->seq, memory_order_acquire);
-    if (s == seen) {
-      /* Idle: spin a little (checking the clock now and then), then sleep. */
-      int64_t until = air_time_now_ns() + r->idle_spin_ns;
-      for (uint32_t i = 1; s == seen; ++i) {
-        air_cpu_relax();
-        s = atomic_load_explicit(&r->seq, memory_order_acquire);
-        if (i % 256 == 0 && air_time_now_ns() > until) break;
-      }
-      if (s == seen) {
-        atomic_fetch_add(&r->sleepers, 1);
-        if (atomic_load(&r->seq) == seen && !atomic_load(&r->stopping)) {
-          atomic_fetch_add_explicit(&h->sleeps, 1, memory_order_relaxed);
-          air_futex_wait(&r->seq, seen, -1);
-        }
-        atomic_fetch_sub(&r->sleepers, 1);
-        s = atomic_load_explicit(&r->seq, memory_order_acquire);
-      }
-    }
-    if (atomic_load(&r->stopping)) return NULL;
-    if (s == seen) continue;
-    seen = s;
-    uint64_t n = participate(r, h->worker);
-    if (n)
-      atomic_store_explicit(&h->chunks,
-                            atomic_load_explicit(&h->chunks, memory_order_relaxed) + n,
-                            memory_order_relaxed);
-  }
+static void helper_run(air_task_t* task, uint32_t pool_worker) {
+  (void)pool_worker;
+  helper_t* h = (helper_t*)task;
+  uint64_t n = participate(h->r, h->worker);
+  if (n)
+    atomic_store_explicit(&h->chunks,
+                          atomic_load_explicit(&h->chunks, memory_order_relaxed) + n,
+                          memory_order_relaxed);
+  /* Last touch of the node: the next run may queue it again. */
+  atomic_store_explicit(&h->queued, false, memory_order_release);
 }
 
 /* Growable chunk array. */
@@ -278,18 +254,14 @@ static air_status_t start_helpers(air_sched_replay_t* r) {
   memset(r->helpers, 0, n * sizeof(helper_t));
   for (uint32_t i = 0; i < n; ++i) {
     helper_t* h = &r->helpers[i];
+    h->task.fn = helper_run;
     h->r = r;
     h->worker = i + 1;
-    atomic_init(&h->sleeps, 0);
+    atomic_init(&h->queued, false);
     atomic_init(&h->chunks, 0);
-    int rc = pthread_create(&h->thread, NULL, helper_main, h);
-    if (rc != 0)
-      return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED,
-                        "sched replay: could not start helper %u of %u (error %d)", i + 1, n,
-                        rc);
-    r->n_helpers = i + 1;
   }
-  return NULL;
+  r->n_helpers = n;
+  return air_pool_create(a, n, &r->pool);
 }
 
 air_status_t air_sched_replay_create(const air_allocator_t* allocator,
@@ -315,12 +287,8 @@ air_status_t air_sched_replay_create(const air_allocator_t* allocator,
   memset(r, 0, sizeof(*r));
   r->allocator = *allocator;
   r->threads = o.threads;
-  r->idle_spin_ns = o.idle_spin_ns ? o.idle_spin_ns : DEFAULT_IDLE_SPIN_NS;
   atomic_init(&r->claim, 0);
   atomic_init(&r->done, 0);
-  atomic_init(&r->seq, 0);
-  atomic_init(&r->sleepers, 0);
-  atomic_init(&r->stopping, false);
   atomic_init(&r->busy, false);
   air_status_t s = build_plan(r, partition, o.min_parallel ? o.min_parallel : DEFAULT_MIN_PARALLEL,
                               o.max_chunk ? o.max_chunk : DEFAULT_MAX_CHUNK);
@@ -349,8 +317,11 @@ air_status_t air_sched_replay_run(air_sched_replay_t* r, air_sched_replay_fn_t f
   r->user = user;
   atomic_store_explicit(&r->done, 0, memory_order_relaxed);
   atomic_store_explicit(&r->claim, CLAIM(0, 0, 0), memory_order_release);
-  atomic_store(&r->seq, ++r->gen);
-  if (atomic_load(&r->sleepers) > 0) air_futex_wake_all(&r->seq);
+  for (uint32_t i = 0; i < r->n_helpers; ++i) {
+    helper_t* h = &r->helpers[i];
+    if (!atomic_exchange_explicit(&h->queued, true, memory_order_acq_rel))
+      air_pool_submit(r->pool, &h->task);
+  }
   participate(r, 0);
   uint32_t spins = 0;
   while (atomic_load_explicit(&r->done, memory_order_acquire) < r->n_chunks) backoff(&spins);
@@ -360,10 +331,7 @@ air_status_t air_sched_replay_run(air_sched_replay_t* r, air_sched_replay_fn_t f
 
 void air_sched_replay_destroy(air_sched_replay_t* r) {
   if (!r) return;
-  atomic_store(&r->stopping, true);
-  atomic_fetch_add(&r->seq, 1);
-  air_futex_wake_all(&r->seq);
-  for (uint32_t i = 0; i < r->n_helpers; ++i) pthread_join(r->helpers[i].thread, NULL);
+  air_pool_destroy(r->pool); /* drains: no helper task runs after this */
   air_allocator_t a = r->allocator;
   a.free(a.self, r->helpers);
   a.free(a.self, r->plan);
@@ -378,9 +346,11 @@ void air_sched_replay_stats(const air_sched_replay_t* r, air_sched_replay_stats_
   out->parallel_levels = r->parallel_levels;
   out->serial_cmds = r->serial_cmds;
   out->runs = r->runs;
-  for (uint32_t i = 0; i < r->n_helpers; ++i) {
-    helper_t* h = &r->helpers[i];
-    out->helper_sleeps += atomic_load_explicit(&h->sleeps, memory_order_relaxed);
-    out->helper_chunks += atomic_load_explicit(&h->chunks, memory_order_relaxed);
+  for (uint32_t i = 0; i < r->n_helpers; ++i)
+    out->helper_chunks += atomic_load_explicit(&r->helpers[i].chunks, memory_order_relaxed);
+  if (r->pool) {
+    air_pool_stats_t ps;
+    air_pool_stats(r->pool, &ps);
+    out->helper_sleeps = ps.sleeps;
   }
 }

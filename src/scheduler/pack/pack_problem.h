@@ -1,13 +1,16 @@
-/* pack_internal.h - the packer's working form of an instance and the pieces the
- * planner (pack.c), the placement rules (pack_place.c) and the skyline search
- * (pack_search.c) share. Not for use outside src/scheduler/pack*.c. */
-#ifndef AIR_SCHEDULER_PACK_INTERNAL_H_
-#define AIR_SCHEDULER_PACK_INTERNAL_H_
+/* pack_problem.h - the packer's working form of an instance, which the planner
+ * (pack_plan.c), the placement rules (pack_place.c) and the skyline search
+ * (pack_search.c) share; built by pack_problem.c. Not for use outside
+ * src/scheduler/pack/. */
+#ifndef AIR_SCHEDULER_PACK_PACK_PROBLEM_H_
+#define AIR_SCHEDULER_PACK_PACK_PROBLEM_H_
 
 #include <stddef.h>
 #include <stdint.h>
 
 #include "air/allocator.h"
+#include "air/status.h"
+#include "scheduler/pack/pack.h"
 
 #define PK_UNSET UINT64_MAX
 
@@ -38,32 +41,28 @@ typedef struct pk_problem_t {
   uint64_t pairs;      /* overlapping pairs (ties at equal starts counted twice) */
 } pk_problem_t;
 
-typedef enum pk_rule_e {
-  PK_BEST_FIT,  /* smallest gap that fits, else on top (IREE, TFLite, XLA) */
-  PK_FIRST_FIT, /* lowest gap that fits, else on top */
-} pk_rule_t;
+/* The working form with the scratch its builders share. */
+typedef struct {
+  pk_problem_t p;
+  uint64_t* key;         /* [n] scratch for sort keys */
+  uint32_t* tmp;         /* [4n] scratch for radix sort and counting */
+  uint32_t* input_order; /* [n] ids in the caller's order: orders break ties by it */
+} pk_prep_t;
 
-/* Scratch for the placement rules, reused across calls. */
-typedef struct pk_place_t pk_place_t;
+/* Checks that the alignment is a power of two (INVALID_ARGUMENT otherwise). */
+air_status_t pk_check_alignment(const air_allocator_t* a, uint64_t alignment);
+/* Buffer i's size rounded up to the alignment (OUT_OF_RANGE when it overflows). */
+air_status_t pk_aligned_size(const air_allocator_t* a, uint64_t size, uint64_t alignment,
+                             size_t i, uint64_t* out);
+/* Builds the active-buffer problem: aligned sizes, time ranks, lower bound. */
+air_status_t pk_prepare(const air_allocator_t* a, const air_pack_buffer_t* buffers, size_t count,
+                        uint64_t alignment, pk_prep_t* s);
+/* Neighbour lists (adj_start, adj, later_end). */
+air_status_t pk_build_adjacency(pk_prep_t* s);
+void pk_prep_free(pk_prep_t* s);
 
-pk_place_t* pk_place_create(const pk_problem_t* p);
-void pk_place_destroy(pk_place_t* pl);
-
-/* Places the buffers in `order` (a permutation of 0..n-1) one by one under `rule`.
- * Writes off[i] per buffer and returns the arena size, or PK_UNSET when `cap`
- * (PK_UNSET for none) would be exceeded; off[] is then partial. */
-uint64_t pk_place_order(pk_place_t* pl, const uint32_t* order, pk_rule_t rule, uint64_t cap,
-                        uint64_t* off);
-
-/* Work done so far, in neighbour visits (the search budget's unit). */
-uint64_t pk_place_work(const pk_place_t* pl);
-
-/* Improvement search over skyline placements for small instances: tries to find
- * a plan below `*arena` (offsets in `off`) spending about `budget` work units.
- * Returns nonzero when it improved `off` / `*arena`; 0 also on allocation
- * failure, since the caller already holds a valid plan. */
-int pk_search(const pk_problem_t* p, uint64_t budget, uint64_t seed, uint64_t* off,
-              uint64_t* arena);
+/* Sorts idx[0..n) ascending by key[idx[i]], stably; tmp has room for n. */
+void pk_radix_sort(uint32_t* idx, uint32_t n, const uint64_t* key, uint32_t* tmp);
 
 /* Deterministic generator (splitmix64). */
 static inline uint64_t pk_rand(uint64_t* state) {
@@ -73,4 +72,4 @@ static inline uint64_t pk_rand(uint64_t* state) {
   return z ^ (z >> 31);
 }
 
-#endif /* AIR_SCHEDULER_PACK_INTERNAL_H_ */
+#endif /* AIR_SCHEDULER_PACK_PACK_PROBLEM_H_ */

@@ -1,14 +1,17 @@
-/* pack.c - the planner: validates and compresses the instance, runs the greedy
+/* pack_plan.c - the planner (the top of the pack layer): validates and compresses the instance, runs the greedy
  * candidates (among them exactly the placement rules of IREE, TFLite and XLA, so
  * the plan is never worse than theirs), lets the skyline search improve small
  * instances, and maps the winner back to the caller's buffers. Also the lower
  * bound and the O(n log n) overlap check. */
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 #include <string.h>
 
 #include "runtime/base/status_util.h"
-#include "scheduler/pack_internal.h"
+#include "runtime/base/mem.h"
+#include "scheduler/pack/pack_place.h"
+#include "scheduler/pack/pack_problem.h"
+#include "scheduler/pack/pack_search.h"
 
 /* Neighbour lists are built while they stay below this many entries (4 B each,
  * so 64 MiB); beyond it the placement scans blocks instead (see pack_place.c). */
@@ -31,247 +34,6 @@ static uint64_t place_cost(const pk_problem_t* p) {
   return p->adj_start ? p->pairs + p->n : (uint64_t)p->n * p->n / 16;
 }
 
-static void* alloc_array(const air_allocator_t* a, size_t count, size_t elem) {
-  if (count && elem > SIZE_MAX / count) return NULL;
-  size_t bytes = count * elem;
-  return a->alloc(a->self, bytes ? bytes : 1);
-}
-
-/* ---- radix sort of an index permutation by 64-bit keys (stable) ----------- */
-
-/* Sorts idx[0..n) ascending by key[idx[i]], stably; tmp has room for n. */
-static void radix_sort(uint32_t* idx, uint32_t n, const uint64_t* key, uint32_t* tmp) {
-  uint64_t all_or = 0, all_and = UINT64_MAX;
-  for (uint32_t i = 0; i < n; ++i) {
-    all_or |= key[idx[i]];
-    all_and &= key[idx[i]];
-  }
-  uint64_t varying = all_or ^ all_and;
-  uint32_t count[2048];
-  for (unsigned shift = 0; shift < 64; shift += 11) {
-    if (((varying >> shift) & 2047u) == 0) continue;
-    memset(count, 0, sizeof count);
-    for (uint32_t i = 0; i < n; ++i) count[(key[idx[i]] >> shift) & 2047u]++;
-    uint32_t sum = 0;
-    for (unsigned d = 0; d < 2048; ++d) {
-      uint32_t c = count[d];
-      count[d] = sum;
-      sum += c;
-    }
-    for (uint32_t i = 0; i < n; ++i) tmp[count[(key[idx[i]] >> shift) & 2047u]++] = idx[i];
-    memcpy(idx, tmp, n * sizeof *idx);
-  }
-}
-
-/* ---- preprocessing -------------------------------------------------------- */
-
-typedef struct {
-  pk_problem_t p;
-  uint64_t* key;         /* [n] scratch for sort keys */
-  uint32_t* tmp;         /* [4n] scratch for radix sort and counting */
-  uint32_t* input_order; /* [n] ids in the caller's order: orders break ties by it */
-} prep_t;
-
-static void prep_free(prep_t* s) {
-  const air_allocator_t* a = s->p.allocator;
-  if (!a) return;
-  void* arrays[] = {s->p.lo,        s->p.hi,  s->p.sz, s->p.raw, s->p.len,       s->p.orig,
-                    s->p.adj_start, s->p.adj, s->key,  s->tmp,   s->p.later_end, s->input_order};
-  for (size_t i = 0; i < sizeof arrays / sizeof *arrays; ++i) a->free(a->self, arrays[i]);
-  memset(s, 0, sizeof *s);
-}
-
-static air_status_t check_alignment(const air_allocator_t* a, uint64_t alignment) {
-  if (alignment & (alignment - 1))
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "pack: alignment %llu is not a power of two",
-                      (unsigned long long)alignment);
-  return NULL;
-}
-
-static air_status_t aligned_size(const air_allocator_t* a, uint64_t size, uint64_t alignment,
-                                 size_t i, uint64_t* out) {
-  if (size > UINT64_MAX - (alignment - 1))
-    return AIR_STATUS(a, AIR_STATUS_OUT_OF_RANGE,
-                      "pack: buffer %zu: size %llu overflows 64 bits when aligned", i,
-                      (unsigned long long)size);
-  *out = (size + alignment - 1) & ~(alignment - 1);
-  return NULL;
-}
-
-/* Builds the active-buffer problem: aligned sizes, time ranks, lower bound. */
-static air_status_t prepare(const air_allocator_t* a, const air_pack_buffer_t* buffers,
-                            size_t count, uint64_t alignment, prep_t* s) {
-  memset(s, 0, sizeof *s);
-  s->p.allocator = a;
-  size_t n = 0;
-  uint64_t total = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const air_pack_buffer_t* b = &buffers[i];
-    if (b->upper < b->lower)
-      return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
-                        "pack: buffer %zu: upper %llu is below lower %llu", i,
-                        (unsigned long long)b->upper, (unsigned long long)b->lower);
-    uint64_t sz = 0;
-    AIR_RETURN_IF_ERROR(aligned_size(a, b->size, alignment, i, &sz));
-    if (sz == 0 || b->upper == b->lower) continue;
-    if (sz > UINT64_MAX - total)
-      return AIR_STATUS(a, AIR_STATUS_OUT_OF_RANGE,
-                        "pack: the buffers' aligned sizes add up past 64 bits");
-    total += sz;
-    ++n;
-  }
-  if (n >= UINT32_MAX / 2)
-    return AIR_STATUS(a, AIR_STATUS_OUT_OF_RANGE, "pack: %zu buffers is too many", n);
-  pk_problem_t* p = &s->p;
-  p->n = (uint32_t)n;
-  p->total = total;
-  p->unit_shift = (uint32_t)__builtin_ctzll(alignment);
-  if (n == 0) return NULL; /* nothing live: no arrays, bound 0 */
-  p->lo = alloc_array(a, n, sizeof *p->lo);
-  p->hi = alloc_array(a, n, sizeof *p->hi);
-  p->sz = alloc_array(a, n, sizeof *p->sz);
-  p->raw = alloc_array(a, n, sizeof *p->raw);
-  p->len = alloc_array(a, n, sizeof *p->len);
-  p->orig = alloc_array(a, n, sizeof *p->orig);
-  s->key = alloc_array(a, 2 * n, sizeof *s->key);
-  s->tmp = alloc_array(a, 4 * n, sizeof *s->tmp);
-  if (!p->lo || !p->hi || !p->sz || !p->raw || !p->len || !p->orig || !s->key || !s->tmp)
-    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
-  uint32_t k = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const air_pack_buffer_t* b = &buffers[i];
-    uint64_t sz = (b->size + alignment - 1) & ~(alignment - 1);
-    if (sz == 0 || b->upper == b->lower) continue;
-    p->sz[k] = sz;
-    p->raw[k] = b->size;
-    p->len[k] = b->upper - b->lower;
-    p->orig[k] = (uint32_t)i;
-    s->key[2 * k] = b->lower;
-    s->key[2 * k + 1] = b->upper;
-    ++k;
-  }
-  /* Rank the 2n endpoints: equal times get equal ranks, so half-open overlap
-   * tests on ranks agree with the caller's times. */
-  uint32_t* ends = s->tmp;
-  for (uint32_t i = 0; i < 2 * n; ++i) ends[i] = i;
-  radix_sort(ends, 2 * p->n, s->key, s->tmp + 2 * n);
-  uint32_t rank = 0;
-  for (uint32_t i = 0; i < 2 * n; ++i) {
-    if (i > 0 && s->key[ends[i]] != s->key[ends[i - 1]]) ++rank;
-    uint32_t e = ends[i];
-    if (e & 1u)
-      p->hi[e >> 1] = rank;
-    else
-      p->lo[e >> 1] = rank;
-  }
-  p->slots = n ? rank : 0;
-
-  /* Number buffers by start time: buffers that overlap then have nearby ids,
-   * so placement reads neighbour state from a few cache lines instead of all
-   * over memory (3x faster on 62k buffers). */
-  s->input_order = alloc_array(a, n, sizeof *s->input_order);
-  if (!s->input_order) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
-  uint32_t* perm = s->tmp;
-  for (uint32_t i = 0; i < n; ++i) {
-    perm[i] = i;
-    s->key[i] = p->lo[i];
-  }
-  radix_sort(perm, p->n, s->key, s->tmp + 2 * n);
-  uint32_t* u32 = s->tmp + n;
-  uint64_t* u64 = s->key;
-#define PERMUTE(arr, scratch)                                       \
-  do {                                                              \
-    for (uint32_t i = 0; i < n; ++i) (scratch)[i] = (arr)[perm[i]]; \
-    memcpy((arr), (scratch), n * sizeof *(arr));                    \
-  } while (0)
-  PERMUTE(p->lo, u32);
-  PERMUTE(p->hi, u32);
-  PERMUTE(p->orig, u32);
-  PERMUTE(p->sz, u64);
-  PERMUTE(p->raw, u64);
-  PERMUTE(p->len, u64);
-#undef PERMUTE
-  for (uint32_t i = 0; i < n; ++i) s->input_order[perm[i]] = i;
-
-  /* Lower bound: peak of the live sum over slots. */
-  uint64_t* delta = s->key; /* reuse: 2n >= slots + 1 */
-  memset(delta, 0, (p->slots + 1) * sizeof *delta);
-  for (uint32_t i = 0; i < n; ++i) {
-    delta[p->lo[i]] += p->sz[i];
-    delta[p->hi[i]] -= p->sz[i];
-  }
-  uint64_t live = 0;
-  for (uint32_t t = 0; t < p->slots; ++t) {
-    live += delta[t];
-    if (live > p->lower_bound) {
-      p->lower_bound = live;
-      p->peak_slot = t;
-    }
-  }
-
-  /* Overlapping pairs: each buffer b meets the buffers that started no later
-   * and end after b starts; count them with a histogram of end ranks. */
-  uint32_t* ends_before = s->tmp; /* [slots + 1]: buffers with hi <= t */
-  memset(ends_before, 0, (p->slots + 1) * sizeof *ends_before);
-  for (uint32_t i = 0; i < n; ++i) ends_before[p->hi[i]]++;
-  for (uint32_t t = 1; t <= p->slots; ++t) ends_before[t] += ends_before[t - 1];
-  uint32_t* starts_upto = s->tmp + 2 * n; /* [slots + 1]: buffers with lo <= t */
-  memset(starts_upto, 0, (p->slots + 1) * sizeof *starts_upto);
-  for (uint32_t i = 0; i < n; ++i) starts_upto[p->lo[i]]++;
-  for (uint32_t t = 1; t <= p->slots; ++t) starts_upto[t] += starts_upto[t - 1];
-  /* Buffers live at slot t = started by t minus ended by t; summing "live at my
-   * start" over buffers counts each pair once, plus ties at equal starts twice,
-   * which only makes the estimate conservative. */
-  uint64_t pairs = 0;
-  for (uint32_t i = 0; i < n; ++i) pairs += starts_upto[p->lo[i]] - ends_before[p->lo[i]] - 1;
-  p->pairs = pairs;
-  return NULL;
-}
-
-/* Neighbour lists. Ids follow start time, so the neighbours that start later
- * than b are exactly ids b+1 .. later_end[b]-1 and need no storage; the ones
- * that started no later are collected by a sweep, in sequential writes. */
-static air_status_t build_adjacency(prep_t* s) {
-  pk_problem_t* p = &s->p;
-  const air_allocator_t* a = p->allocator;
-  uint32_t n = p->n;
-  uint32_t* active = s->tmp;
-  p->adj_start = alloc_array(a, (size_t)n + 1, sizeof *p->adj_start);
-  p->later_end = alloc_array(a, n, sizeof *p->later_end);
-  /* pairs counts each overlapping pair at least once, so it bounds the lists. */
-  p->adj = alloc_array(a, p->pairs + 1, sizeof *p->adj); /* +1: speculative write */
-  if (!p->adj_start || !p->later_end || !p->adj)
-    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
-  uint32_t* active_hi = s->tmp + n; /* beside the ids: no random reads */
-  uint32_t nactive = 0, fill = 0;
-  p->adj_start[0] = 0;
-  for (uint32_t b = 0; b < n; ++b) {
-    uint32_t kept = 0, lo_b = p->lo[b];
-    for (uint32_t j = 0; j < nactive; ++j) { /* branch-free compaction */
-      uint32_t o = active[j], h = active_hi[j];
-      active[kept] = o;
-      active_hi[kept] = h;
-      p->adj[fill] = o;
-      kept += h > lo_b;
-      fill += h > lo_b;
-    }
-    nactive = kept;
-    active[nactive] = b;
-    active_hi[nactive++] = p->hi[b];
-    p->adj_start[b + 1] = fill;
-    uint32_t lo = b + 1, hi = n; /* first id with lo >= hi[b] */
-    while (lo < hi) {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (p->lo[mid] < p->hi[b])
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-    p->later_end[b] = lo;
-  }
-  return NULL;
-}
-
 /* ---- candidate orders ----------------------------------------------------- */
 
 typedef enum {
@@ -286,7 +48,7 @@ typedef enum {
 
 static uint64_t log2_floor(uint64_t v) { return 63u - (uint64_t)__builtin_clzll(v | 1); }
 
-static void make_order(prep_t* s, order_kind_t kind, uint32_t* order) {
+static void make_order(pk_prep_t* s, order_kind_t kind, uint32_t* order) {
   pk_problem_t* p = &s->p;
   uint32_t n = p->n;
   uint64_t* key = s->key;
@@ -296,7 +58,7 @@ static void make_order(prep_t* s, order_kind_t kind, uint32_t* order) {
 #define PASS(expr)                                        \
   do {                                                    \
     for (uint32_t i_ = 0; i_ < n; ++i_) key[i_] = (expr); \
-    radix_sort(order, n, key, tmp);                       \
+    pk_radix_sort(order, n, key, tmp);                       \
   } while (0)
   switch (kind) {
     case ORDER_PROGRAM:
@@ -388,14 +150,14 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
   if (!opts.alignment) opts.alignment = AIR_PACK_DEFAULT_ALIGNMENT;
   if (!opts.search_budget) opts.search_budget = DEFAULT_SEARCH_BUDGET;
   if (!opts.seed) opts.seed = 0x5eed;
-  AIR_RETURN_IF_ERROR(check_alignment(allocator, opts.alignment));
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, opts.alignment));
   if (count && (!buffers || !out_offsets))
     return AIR_STATUS(allocator, AIR_STATUS_INVALID_ARGUMENT, "pack: NULL buffers or offsets");
   memset(out_result, 0, sizeof *out_result);
   out_result->method = "empty";
 
-  prep_t s;
-  air_status_t status = prepare(allocator, buffers, count, opts.alignment, &s);
+  pk_prep_t s;
+  air_status_t status = pk_prepare(allocator, buffers, count, opts.alignment, &s);
   pk_problem_t* p = &s.p;
   uint32_t* order = NULL;
   uint64_t* off = NULL;
@@ -408,12 +170,12 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
 
   /* Neighbour mode keeps offsets as 32-bit multiples of the alignment. */
   if (p->pairs <= ADJ_MAX_ENTRIES && (p->total >> p->unit_shift) < UINT32_MAX) {
-    status = build_adjacency(&s);
+    status = pk_build_adjacency(&s);
     if (status) goto done;
   }
-  order = alloc_array(allocator, p->n, sizeof *order);
-  off = alloc_array(allocator, p->n, sizeof *off);
-  best = alloc_array(allocator, p->n, sizeof *best);
+  order = air_mem_calloc(allocator, p->n, sizeof *order);
+  off = air_mem_calloc(allocator, p->n, sizeof *off);
+  best = air_mem_calloc(allocator, p->n, sizeof *best);
   pl = order && off && best ? pk_place_create(p) : NULL;
   if (!pl) {
     status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
@@ -452,7 +214,7 @@ done:
   allocator->free(allocator->self, order);
   allocator->free(allocator->self, off);
   allocator->free(allocator->self, best);
-  prep_free(&s);
+  pk_prep_free(&s);
   return status;
 }
 
@@ -465,11 +227,11 @@ air_status_t air_pack_lower_bound(const air_allocator_t* allocator,
     allocator = &sys;
   }
   if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
-  AIR_RETURN_IF_ERROR(check_alignment(allocator, alignment));
-  prep_t s;
-  air_status_t status = prepare(allocator, buffers, count, alignment, &s);
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
+  pk_prep_t s;
+  air_status_t status = pk_prepare(allocator, buffers, count, alignment, &s);
   *out_bound = status ? 0 : s.p.lower_bound;
-  prep_free(&s);
+  pk_prep_free(&s);
   return status;
 }
 
@@ -517,9 +279,9 @@ air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buf
     allocator = &sys;
   }
   if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
-  AIR_RETURN_IF_ERROR(check_alignment(allocator, alignment));
-  prep_t s;
-  AIR_RETURN_IF_ERROR(prepare(allocator, buffers, count, alignment, &s));
+  AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
+  pk_prep_t s;
+  AIR_RETURN_IF_ERROR(pk_prepare(allocator, buffers, count, alignment, &s));
   pk_problem_t* p = &s.p;
   air_status_t status = NULL;
   uint32_t n = p->n;
@@ -541,12 +303,12 @@ air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buf
   seg_t t = {0};
   if (status || n == 0) goto done;
   /* Rank byte coordinates (starts and ends) so the tree has 2n leaves. */
-  coords = alloc_array(allocator, 2 * (size_t)n, sizeof *coords);
-  rank = alloc_array(allocator, 4 * (size_t)n, sizeof *rank);
-  ev = alloc_array(allocator, 4 * (size_t)n, sizeof *ev);
+  coords = air_mem_calloc(allocator, 2 * (size_t)n, sizeof *coords);
+  rank = air_mem_calloc(allocator, 4 * (size_t)n, sizeof *rank);
+  ev = air_mem_calloc(allocator, 4 * (size_t)n, sizeof *ev);
   t.size = 2 * n;
-  t.mx = alloc_array(allocator, 8 * (size_t)n, sizeof *t.mx);
-  t.add = alloc_array(allocator, 8 * (size_t)n, sizeof *t.add);
+  t.mx = air_mem_calloc(allocator, 8 * (size_t)n, sizeof *t.mx);
+  t.add = air_mem_calloc(allocator, 8 * (size_t)n, sizeof *t.add);
   if (!coords || !rank || !ev || !t.mx || !t.add) {
     status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
     goto done;
@@ -559,7 +321,7 @@ air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buf
   }
   uint32_t* by = ev;
   for (uint32_t i = 0; i < 2 * n; ++i) by[i] = i;
-  radix_sort(by, 2 * n, coords, ev + 2 * n);
+  pk_radix_sort(by, 2 * n, coords, ev + 2 * n);
   uint32_t r = 0;
   for (uint32_t i = 0; i < 2 * n; ++i) {
     if (i > 0 && coords[by[i]] != coords[by[i - 1]]) ++r;
@@ -571,7 +333,7 @@ air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buf
     coords[2 * i + 1] = 2ull * p->hi[i];
   }
   for (uint32_t i = 0; i < 2 * n; ++i) by[i] = i;
-  radix_sort(by, 2 * n, coords, ev + 2 * n);
+  pk_radix_sort(by, 2 * n, coords, ev + 2 * n);
   for (uint32_t k = 0; k < 2 * n && !status; ++k) {
     uint32_t e = by[k], b = e >> 1;
     uint32_t ql = rank[2 * b], qr = rank[2 * b + 1];
@@ -602,6 +364,6 @@ done:
   allocator->free(allocator->self, ev);
   allocator->free(allocator->self, t.mx);
   allocator->free(allocator->self, t.add);
-  prep_free(&s);
+  pk_prep_free(&s);
   return status;
 }

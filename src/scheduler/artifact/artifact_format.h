@@ -7,8 +7,8 @@
  * layout is defined in exactly one place: the field widths in k_air_art_sections.
  * The bottom of the artifact layer: the reader's error and array helpers live here
  * too, so its stages (read, check, bind) import it and not each other. */
-#ifndef AIR_SCHEDULER_ARTIFACT_FORMAT_H_
-#define AIR_SCHEDULER_ARTIFACT_FORMAT_H_
+#ifndef AIR_SCHEDULER_ARTIFACT_ARTIFACT_FORMAT_H_
+#define AIR_SCHEDULER_ARTIFACT_ARTIFACT_FORMAT_H_
 
 #include <stddef.h>
 #include <stdint.h>
@@ -79,4 +79,4 @@ air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const c
  * array is not NULL); NULL on overflow or when out of memory. */
 void* air_art_array(air_arena_t* arena, size_t n, size_t size);
 
-#endif /* AIR_SCHEDULER_ARTIFACT_FORMAT_H_ */
+#endif /* AIR_SCHEDULER_ARTIFACT_ARTIFACT_FORMAT_H_ */

@@ -8,8 +8,8 @@
  * program's host-level token graph. A corrupt or truncated file is DATA_LOSS (or
  * INVALID_ARGUMENT for a file that is not an .airbin at all) with a message naming
  * the section and the field, never a crash. */
-#ifndef AIR_SCHEDULER_ARTIFACT_H_
-#define AIR_SCHEDULER_ARTIFACT_H_
+#ifndef AIR_SCHEDULER_ARTIFACT_ARTIFACT_H_
+#define AIR_SCHEDULER_ARTIFACT_ARTIFACT_H_
 
 #include <stddef.h>
 
@@ -43,4 +43,4 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
 air_status_t air_artifact_read_file(air_context_t* context, const char* path,
                                     air_program_t** out_program, air_schedule_t** out_schedule);
 
-#endif /* AIR_SCHEDULER_ARTIFACT_H_ */
+#endif /* AIR_SCHEDULER_ARTIFACT_ARTIFACT_H_ */

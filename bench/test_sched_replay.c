@@ -1,5 +1,5 @@
 /* test_sched_replay.c - replay of compiled partitions on the CPU
- * (src/hal/cpu/sched_replay.c).
+ * (bench/sched_replay.c).
  *
  * Random graphs with several queues and groups are partitioned and replayed many
  * times at 1, 2 and 4 threads under several plan shapes; every body checks that all
@@ -23,7 +23,7 @@
 
 #include "test_clock.h"
 
-#include "hal/cpu/sched_replay.h"
+#include "sched_replay.h"
 
 typedef struct dag_t {
   uint32_t n, nq;

@@ -7,8 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/pack.h"
+#include "scheduler/pack/pack.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_COUNT };
 static const char* const k_columns[COL_COUNT] = {"id", "lower", "upper", "size"};
@@ -245,14 +246,11 @@ air_status_t air_pack_csv_read(const air_allocator_t* allocator_in, const char* 
     size_t got = fread(text + len, 1, cap - len, f);
     len += got;
     if (len < cap) break;
-    char* bigger = allocator->realloc(allocator->self, text, cap * 2);
-    if (!bigger) {
+    if (!air_mem_grow_z(allocator, (void**)&text, &cap, cap + 1, 1)) {
       allocator->free(allocator->self, text);
       text = NULL;
       break;
     }
-    text = bigger;
-    cap *= 2;
   }
   if (!text) {
     status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", path);

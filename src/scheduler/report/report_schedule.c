@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "runtime/base/status_util.h"
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 #include "scheduler/schedule_bind.h"
 
 /* `op @sym` of a command. */
@@ -97,44 +97,41 @@ air_status_t air_report_dot(air_sb_t* sb, const air_program_t* p, const air_sche
   const air_op_t* entry = NULL;
   const air_op_t** ops = NULL;
   AIR_RETURN_IF_ERROR(air_schedule_bind(a, sc, p, &entry, &ops));
-  air_status_t s = AIR_STATUS_OK_VALUE;
   const air_partition_t* P = sc->partition;
   air_sb_t lbl;
   air_sb_init(&lbl, a);
-  if (!s) {
-    air_sb_puts(sb, "digraph \"");
-    dot_text(sb, sc->entry);
-    air_sb_puts(sb, "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", "
-                    "fontsize=10];\n");
-    for (uint32_t q = 0; q < P->n_queues; ++q) {
-      air_sb_printf(sb, "  subgraph cluster_q%u {\n    label=\"queue %u (%s)\";\n", q, q,
-                    queue_kind(sc, q));
-      for (uint32_t i = 0; i < sc->n_cmds; ++i) {
-        if (P->node_queue[i] != q) continue;
-        const air_op_t* op = ops[sc->cmds[i].op];
-        uint32_t g = sc->group[i];
-        air_sb_clear(&lbl);
-        air_sb_printf(&lbl, "#%u %s\n", i, air_sched_cmd_kind_name(sc->cmds[i].kind));
-        op_name(&lbl, op);
-        air_sb_putc(&lbl, '\n');
-        air_report_loc(&lbl, p, op);
-        if (g != AIR_PARTITION_NO_GROUP) air_sb_printf(&lbl, "\ngroup %u", g);
-        air_sb_printf(sb, "    n%u [label=\"", i);
-        dot_text(sb, lbl.len ? lbl.data : "");
-        air_sb_putc(sb, '"');
-        if (g != AIR_PARTITION_NO_GROUP)
-          air_sb_printf(sb, ", style=filled, fillcolor=\"/pastel19/%u\"", g % 9 + 1);
-        air_sb_puts(sb, "];\n");
-      }
-      air_sb_puts(sb, "  }\n");
+  air_sb_puts(sb, "digraph \"");
+  dot_text(sb, sc->entry);
+  air_sb_puts(sb, "\" {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\", "
+                  "fontsize=10];\n");
+  for (uint32_t q = 0; q < P->n_queues; ++q) {
+    air_sb_printf(sb, "  subgraph cluster_q%u {\n    label=\"queue %u (%s)\";\n", q, q,
+                  queue_kind(sc, q));
+    for (uint32_t i = 0; i < sc->n_cmds; ++i) {
+      if (P->node_queue[i] != q) continue;
+      const air_op_t* op = ops[sc->cmds[i].op];
+      uint32_t g = sc->group[i];
+      air_sb_clear(&lbl);
+      air_sb_printf(&lbl, "#%u %s\n", i, air_sched_cmd_kind_name(sc->cmds[i].kind));
+      op_name(&lbl, op);
+      air_sb_putc(&lbl, '\n');
+      air_report_loc(&lbl, p, op);
+      if (g != AIR_PARTITION_NO_GROUP) air_sb_printf(&lbl, "\ngroup %u", g);
+      air_sb_printf(sb, "    n%u [label=\"", i);
+      dot_text(sb, lbl.len ? lbl.data : "");
+      air_sb_putc(sb, '"');
+      if (g != AIR_PARTITION_NO_GROUP)
+        air_sb_printf(sb, ", style=filled, fillcolor=\"/pastel19/%u\"", g % 9 + 1);
+      air_sb_puts(sb, "];\n");
     }
-    for (uint32_t i = 0; i < sc->n_cmds; ++i)
-      for (uint32_t k = sc->pred_off[i]; k < sc->pred_off[i + 1]; ++k)
-        air_sb_printf(sb, "  n%u -> n%u;\n", sc->preds[k], i);
-    air_sb_puts(sb, "}\n");
+    air_sb_puts(sb, "  }\n");
   }
+  for (uint32_t i = 0; i < sc->n_cmds; ++i)
+    for (uint32_t k = sc->pred_off[i]; k < sc->pred_off[i + 1]; ++k)
+      air_sb_printf(sb, "  n%u -> n%u;\n", sc->preds[k], i);
+  air_sb_puts(sb, "}\n");
   if (lbl.oom) sb->oom = true;
   air_sb_free(&lbl);
   a->free(a->self, ops);
-  return s;
+  return AIR_STATUS_OK_VALUE;
 }

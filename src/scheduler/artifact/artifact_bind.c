@@ -7,7 +7,7 @@
 
 #include "runtime/ir/ir.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/artifact_internal.h"
+#include "scheduler/artifact/artifact_internal.h"
 #include "scheduler/schedule_bind.h"
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)

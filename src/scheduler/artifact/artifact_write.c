@@ -13,9 +13,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/artifact.h"
-#include "scheduler/artifact_format.h"
+#include "scheduler/artifact/artifact.h"
+#include "scheduler/artifact/artifact_format.h"
 
 typedef struct section_t {
   uint8_t* data;
@@ -27,10 +28,6 @@ typedef struct encoder_t {
   section_t s[AIR_ART_SECTION_COUNT];
   const air_program_t* program; /* owns s[AIR_ART_PROGRAM].data */
 } encoder_t;
-
-static air_status_t oom(const air_allocator_t* a) {
-  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "artifact: out of memory");
-}
 
 /* Room for `count` records of `sec` plus `extra` bytes. */
 static uint8_t* table(encoder_t* e, air_art_section_t sec, uint32_t count, size_t extra) {
@@ -61,7 +58,7 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
     return AIR_STATUS(e->a, AIR_STATUS_INVALID_ARGUMENT, "artifact: target or entry name too long");
 
   uint8_t* at = table(e, AIR_ART_META, 1, AIR_ART_MAGIC_SIZE + tlen + 1 + elen + 1);
-  if (!at) return oom(e->a);
+  if (!at) return AIR_STATUS_OOM(e->a, "artifact");
   memcpy(at, AIR_ART_MAGIC, AIR_ART_MAGIC_SIZE);
   at += AIR_ART_MAGIC_SIZE;
   PUT(e, AIR_ART_META, at, AIR_ART_VERSION, 0, s->n_body_ops, s->n_cmds, s->n_queues,
@@ -71,41 +68,41 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
   memcpy(at, s->target, tlen + 1);
   memcpy(at + tlen + 1, s->entry, elen + 1);
 
-  if (!(at = table(e, AIR_ART_CMDS, s->n_cmds, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_CMDS, s->n_cmds, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < s->n_cmds; ++i) PUT(e, AIR_ART_CMDS, at, s->cmds[i].op, s->cmds[i].kind);
-  if (!(at = table(e, AIR_ART_QUEUES, P->n_queues, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_QUEUES, P->n_queues, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t q = 0; q < P->n_queues; ++q)
     PUT(e, AIR_ART_QUEUES, at, s->queue_kind[q], P->queues[q].wave_begin, P->queues[q].wave_end);
-  if (!(at = table(e, AIR_ART_WAVES, P->n_waves, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_WAVES, P->n_waves, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t w = 0; w < P->n_waves; ++w) {
     const air_partition_wave_t* v = &P->waves[w];
     PUT(e, AIR_ART_WAVES, at, v->queue, v->level, v->cmd_begin, v->cmd_end, v->wait_begin,
         v->wait_end, v->ordered ? 1u : 0u);
   }
-  if (!(at = table(e, AIR_ART_WAVE_CMDS, P->n_nodes, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_WAVE_CMDS, P->n_nodes, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < P->n_nodes; ++i) PUT(e, AIR_ART_WAVE_CMDS, at, P->cmds[i]);
-  if (!(at = table(e, AIR_ART_WAITS, P->n_waits, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_WAITS, P->n_waits, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < P->n_waits; ++i)
     PUT(e, AIR_ART_WAITS, at, P->waits[i].queue, P->waits[i].value);
-  if (!(at = table(e, AIR_ART_ARENAS, M->n_arenas, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_ARENAS, M->n_arenas, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < M->n_arenas; ++i) {
     const air_memplan_arena_t* r = &M->arenas[i];
     PUT(e, AIR_ART_ARENAS, at, r->space, r->owner, r->size, r->lower_bound, r->capacity,
         r->buffer_begin, r->buffer_end);
   }
-  if (!(at = table(e, AIR_ART_BUFFERS, M->n_buffers, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_BUFFERS, M->n_buffers, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < M->n_buffers; ++i) {
     const air_memplan_buffer_t* b = &M->buffers[i];
     PUT(e, AIR_ART_BUFFERS, at, b->op, b->arena, b->size, b->offset, b->start, b->end);
   }
   uint32_t n = s->n_cmds, n_preds = s->pred_off[n], n_aff = s->aff_off[n];
-  if (!(at = table(e, AIR_ART_CMD_EDGES, n, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_CMD_EDGES, n, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t i = 0; i < n; ++i)
     PUT(e, AIR_ART_CMD_EDGES, at, s->group[i], s->wave_pred_end[i], s->pred_off[i + 1],
         s->aff_off[i + 1]);
-  if (!(at = table(e, AIR_ART_PREDS, n_preds, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_PREDS, n_preds, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t k = 0; k < n_preds; ++k) PUT(e, AIR_ART_PREDS, at, s->preds[k]);
-  if (!(at = table(e, AIR_ART_AFFINITY, n_aff, 0))) return oom(e->a);
+  if (!(at = table(e, AIR_ART_AFFINITY, n_aff, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t k = 0; k < n_aff; ++k) PUT(e, AIR_ART_AFFINITY, at, s->aff[k]);
   return NULL;
 }
@@ -150,7 +147,7 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
   size_t names = 1 + sizeof k_shstrtab;
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) names += strlen(k_air_art_sections[i].name) + 1;
   char* strtab = a->alloc(a->self, names);
-  if (!strtab) return oom(a);
+  if (!strtab) return AIR_STATUS_OOM(a, "artifact");
   uint32_t name_at[AIR_ART_SECTION_COUNT + 1];
   size_t used = 1;
   strtab[0] = '\0';
@@ -244,7 +241,7 @@ static air_status_t slurp(const air_allocator_t* a, int fd, void** out_data, siz
     return errno_status(a, errno, "seek", "artifact temporary file");
   size_t size = (size_t)end, got = 0;
   uint8_t* data = a->alloc(a->self, size ? size : 1);
-  if (!data) return oom(a);
+  if (!data) return AIR_STATUS_OOM(a, "artifact");
   while (got < size) {
     ssize_t n = read(fd, data + got, size - got);
     if (n < 0 && errno == EINTR) continue;
@@ -276,7 +273,7 @@ air_status_t air_artifact_write(const air_allocator_t* allocator, const air_prog
   char* path = allocator->alloc(allocator->self, plen);
   if (!path) {
     encoder_free(&e);
-    return oom(allocator);
+    return AIR_STATUS_OOM(allocator, "artifact");
   }
   snprintf(path, plen, "%s/airbin-XXXXXX", dir);
   int fd = mkstemp(path);

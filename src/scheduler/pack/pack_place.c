@@ -11,7 +11,8 @@
  * buffer but sequential and branch-light. */
 #include <string.h>
 
-#include "scheduler/pack_internal.h"
+#include "runtime/base/mem.h"
+#include "scheduler/pack/pack_place.h"
 
 enum { BLOCK_CAP = 128 };
 
@@ -24,7 +25,7 @@ typedef struct {
 
 /* Neighbour mode works in units of the alignment, 32 bits wide: 8 bytes a span
  * keep a 62k-buffer plan's state in L2. The planner only uses this mode when
- * every offset fits (see pack.c). */
+ * every offset fits (see pack_plan.c). */
 typedef struct {
   uint32_t off, end;
 } span_t;
@@ -41,12 +42,6 @@ struct pk_place_t {
   uint32_t nblocks, pool_used, pool_cap;
 };
 
-static void* alloc_array(const air_allocator_t* a, size_t count, size_t elem) {
-  if (count && elem > SIZE_MAX / count) return NULL;
-  size_t bytes = count * elem;
-  return a->alloc(a->self, bytes ? bytes : 1);
-}
-
 pk_place_t* pk_place_create(const pk_problem_t* p) {
   const air_allocator_t* a = p->allocator;
   pk_place_t* pl = a->alloc(a->self, sizeof *pl);
@@ -60,15 +55,15 @@ pk_place_t* pk_place_create(const pk_problem_t* p) {
       if (d > max_degree) max_degree = d;
     }
     pl->max_degree = max_degree;
-    pl->placed = alloc_array(a, p->n, sizeof *pl->placed);
+    pl->placed = air_mem_calloc(a, p->n, sizeof *pl->placed);
     if (!pl->placed) goto fail;
-    pl->spans = alloc_array(a, 2 * ((size_t)max_degree + 1), sizeof *pl->spans);
+    pl->spans = air_mem_calloc(a, 2 * ((size_t)max_degree + 1), sizeof *pl->spans);
     if (!pl->spans) goto fail;
   } else {
     /* Blocks split when full, so each holds at least half: n / (cap/2) + 2. */
     pl->pool_cap = p->n / (BLOCK_CAP / 2) + 2;
-    pl->pool = alloc_array(a, pl->pool_cap, sizeof *pl->pool);
-    pl->blocks = alloc_array(a, pl->pool_cap, sizeof *pl->blocks);
+    pl->pool = air_mem_calloc(a, pl->pool_cap, sizeof *pl->pool);
+    pl->blocks = air_mem_calloc(a, pl->pool_cap, sizeof *pl->blocks);
     if (!pl->pool || !pl->blocks) goto fail;
   }
   return pl;

@@ -18,7 +18,8 @@
  * are work counts, so the result is deterministic. */
 #include <string.h>
 
-#include "scheduler/pack_internal.h"
+#include "runtime/base/mem.h"
+#include "scheduler/pack/pack_search.h"
 
 #define NONE UINT32_MAX
 #define RAISED (UINT32_MAX - 1)
@@ -55,24 +56,6 @@ typedef struct {
   uint64_t* best_off;
   int improved;
 } search_t;
-
-/* Makes room for `need` elements in a growable array; 0 when memory is out. */
-static int grow(const air_allocator_t* a, void** array, uint32_t* cap, size_t need, size_t elem) {
-  if (need <= *cap) return 1;
-  size_t want = (size_t)*cap * 2 > need ? (size_t)*cap * 2 : need + 64;
-  if (want > UINT32_MAX || want > SIZE_MAX / elem) return 0;
-  void* bigger = a->realloc(a->self, *array, want * elem);
-  if (!bigger) return 0;
-  *array = bigger;
-  *cap = (uint32_t)want;
-  return 1;
-}
-
-static void* alloc_array(const air_allocator_t* a, size_t count, size_t elem) {
-  if (count && elem > SIZE_MAX / count) return NULL;
-  size_t bytes = count * elem;
-  return a->alloc(a->self, bytes ? bytes : 1);
-}
 
 /* Lowest slot with unplaced buffers; S when everything is placed. */
 static uint32_t lowest_slot(search_t* s) {
@@ -119,8 +102,8 @@ static int open_frame(search_t* s, frame_t* fr, uint32_t cand_top, uint64_t w_pa
   fr->w_before = w_path;
   size_t need = (size_t)cand_top + (s->start_at[a + 1] - s->start_at[a]);
   uint32_t dyn_cap = s->cand_cap;
-  if (!grow(p->allocator, (void**)&s->dyn, &dyn_cap, need, sizeof *s->dyn) ||
-      !grow(p->allocator, (void**)&s->cand, &s->cand_cap, need, sizeof *s->cand)) {
+  if (!air_mem_grow(p->allocator, (void**)&s->dyn, &dyn_cap, need, sizeof *s->dyn) ||
+      !air_mem_grow(p->allocator, (void**)&s->cand, &s->cand_cap, need, sizeof *s->cand)) {
     s->oom = 1;
     return 0;
   }
@@ -212,7 +195,7 @@ static void dfs(search_t* s, uint64_t limit, int first_leaf) {
   }
   uint64_t w_path = p->lower_bound;
   uint32_t depth = 0;
-  if (!grow(p->allocator, (void**)&s->frames, &s->frame_cap, 1, sizeof *s->frames) ||
+  if (!air_mem_grow(p->allocator, (void**)&s->frames, &s->frame_cap, 1, sizeof *s->frames) ||
       !open_frame(s, &s->frames[0], 0, w_path))
     return;
   depth = 1;
@@ -254,7 +237,7 @@ static void dfs(search_t* s, uint64_t limit, int first_leaf) {
       --depth;
       continue;
     }
-    if (!grow(p->allocator, (void**)&s->frames, &s->frame_cap, (size_t)depth + 1,
+    if (!air_mem_grow(p->allocator, (void**)&s->frames, &s->frame_cap, (size_t)depth + 1,
               sizeof *s->frames)) {
       s->oom = 1;
       return;
@@ -278,14 +261,14 @@ int pk_search(const pk_problem_t* p, uint64_t budget, uint64_t seed, uint64_t* o
   s.p = p;
   s.n = p->n;
   s.S = p->slots;
-  s.H = alloc_array(a, s.S, sizeof *s.H);
-  s.W = alloc_array(a, s.S, sizeof *s.W);
-  s.cnt = alloc_array(a, s.S, sizeof *s.cnt);
-  s.start_at = alloc_array(a, (size_t)s.S + 1, sizeof *s.start_at);
-  s.starts = alloc_array(a, s.n, sizeof *s.starts);
-  s.off = alloc_array(a, s.n, sizeof *s.off);
-  s.placed = alloc_array(a, s.n, sizeof *s.placed);
-  s.score = alloc_array(a, s.n, sizeof *s.score);
+  s.H = air_mem_calloc(a, s.S, sizeof *s.H);
+  s.W = air_mem_calloc(a, s.S, sizeof *s.W);
+  s.cnt = air_mem_calloc(a, s.S, sizeof *s.cnt);
+  s.start_at = air_mem_calloc(a, (size_t)s.S + 1, sizeof *s.start_at);
+  s.starts = air_mem_calloc(a, s.n, sizeof *s.starts);
+  s.off = air_mem_calloc(a, s.n, sizeof *s.off);
+  s.placed = air_mem_calloc(a, s.n, sizeof *s.placed);
+  s.score = air_mem_calloc(a, s.n, sizeof *s.score);
   int ok = s.H && s.W && s.cnt && s.start_at && s.starts && s.off && s.placed && s.score;
   if (ok) {
     memset(s.start_at, 0, ((size_t)s.S + 1) * sizeof *s.start_at);

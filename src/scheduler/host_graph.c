@@ -1,4 +1,4 @@
-/* schedule_graph.c - the token graph of a block and the host-level graph of an
+/* host_graph.c - the token graph of a block and the host-level graph of an
  * entry function (the tree's one host-graph builder; the compiler stores what it
  * gives in the schedule, so nothing downstream builds it again): queues from the placement, groups from shared channels (see
  * schedule.h and schedule_internal.h). Everything is linear in the ops walked:
@@ -9,7 +9,7 @@
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/schedule_bind.h"
-#include "scheduler/schedule_internal.h"
+#include "scheduler/host_graph.h"
 
 static void fill_none(uint32_t* a, size_t n) {
   for (size_t i = 0; i < n; ++i) a[i] = AIR_SCHED_NONE;
@@ -52,15 +52,9 @@ typedef struct bg_t {
 
 static void add_pred(bg_t* g, uint32_t j) {
   if (j >= g->cur || g->seen[j] == g->cur) return;
-  if (g->n_pred == g->cap_pred) {
-    size_t cap = g->cap_pred ? 2 * g->cap_pred : 256;
-    uint32_t* n = cap > SIZE_MAX / 4 ? NULL : g->a->realloc(g->a->self, g->pred, cap * 4);
-    if (!n) {
-      g->oom = true;
-      return;
-    }
-    g->pred = n;
-    g->cap_pred = cap;
+  if (!air_mem_grow_z(g->a, (void**)&g->pred, &g->cap_pred, g->n_pred + 1, sizeof *g->pred)) {
+    g->oom = true;
+    return;
   }
   g->seen[j] = g->cur;
   g->pred[g->n_pred++] = j;

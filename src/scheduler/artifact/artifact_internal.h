@@ -7,13 +7,13 @@
  *                     nothing the compiler stored is computed again.
  * They share artifact_format.h (layouts, errors). Every failure is DATA_LOSS
  * `NAME: SECTION[INDEX]: what is wrong`. */
-#ifndef AIR_SCHEDULER_ARTIFACT_INTERNAL_H_
-#define AIR_SCHEDULER_ARTIFACT_INTERNAL_H_
+#ifndef AIR_SCHEDULER_ARTIFACT_ARTIFACT_INTERNAL_H_
+#define AIR_SCHEDULER_ARTIFACT_ARTIFACT_INTERNAL_H_
 
 #include "air/allocator.h"
 #include "air/program.h"
 #include "air/status.h"
-#include "scheduler/artifact_format.h"
+#include "scheduler/artifact/artifact_format.h"
 #include "scheduler/schedule.h"
 
 /* Checks every index, range and count of a decoded schedule (partition arrays
@@ -30,4 +30,4 @@ air_status_t air_art_check_structure(const char* name, air_schedule_t* schedule)
 air_status_t air_art_check_program(const char* name, const air_schedule_t* schedule,
                                    const air_program_t* program);
 
-#endif /* AIR_SCHEDULER_ARTIFACT_INTERNAL_H_ */
+#endif /* AIR_SCHEDULER_ARTIFACT_ARTIFACT_INTERNAL_H_ */

@@ -1,6 +1,6 @@
 /* artifact_format.c - the record layouts of artifact_format.h, their codec, and the
  * reader's error and array helpers. */
-#include "scheduler/artifact_format.h"
+#include "scheduler/artifact/artifact_format.h"
 
 #include <stdarg.h>
 #include <stdio.h>

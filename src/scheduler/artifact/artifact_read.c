@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "runtime/target/target.h"
-#include "scheduler/artifact.h"
-#include "scheduler/artifact_internal.h"
-#include "scheduler/partition.h"
+#include "scheduler/artifact/artifact.h"
+#include "scheduler/artifact/artifact_internal.h"
 
 bool air_artifact_sniff(const void* data, size_t size) {
   return data && size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;
@@ -298,22 +298,17 @@ static air_status_t decode(const reader_t* r, air_schedule_t* s) {
   return NULL;
 }
 
-/* A schedule whose partition is an owned, empty shell: air_partition_build of a
- * node-less graph gives the object air_partition_free expects, and the arrays
- * decoded into it live in the schedule's arena, which air_schedule_free releases
- * together with the partition. */
-static air_status_t new_schedule(const air_allocator_t* a, uint32_t n_queues,
-                                 air_schedule_t** out) {
-  air_schedule_t* s = a->alloc(a->self, sizeof *s);
-  if (!s) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "artifact: out of memory");
-  memset(s, 0, sizeof *s);
+/* A schedule with an empty partition; decode fills both (arrays in the schedule's
+ * arena). */
+static air_status_t new_schedule(const air_allocator_t* a, air_schedule_t** out) {
+  air_schedule_t* s = air_mem_calloc(a, 1, sizeof *s);
+  if (!s) return AIR_STATUS_OOM(a, "artifact");
   s->allocator = *a;
   air_arena_init(&s->arena, a);
-  air_partition_graph_t empty = {.n_queues = n_queues};
-  air_status_t st = air_partition_build(a, &empty, &s->partition);
-  if (st) {
+  s->partition = air_partition_new(a);
+  if (!s->partition) {
     air_schedule_free(s);
-    return st;
+    return AIR_STATUS_OOM(a, "artifact");
   }
   *out = s;
   return NULL;
@@ -382,7 +377,7 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
     air_status_free(lookup);
     goto done;
   }
-  if ((st = new_schedule(a, (uint32_t)nq, &s)) || (st = decode(&r, s)) ||
+  if ((st = new_schedule(a, &s)) || (st = decode(&r, s)) ||
       (st = air_art_check_structure(r.name, s)) || (st = load_program(&r, context, s, &program)) ||
       (st = air_art_check_program(r.name, s, program)))
     goto done;

@@ -1,6 +1,7 @@
 /* sched_replay.h - replays a compiled partition (scheduler/partition.h) on the CPU:
  * every command once per run, after all its predecessors, through a caller-supplied
- * command body.
+ * command body. Part of the dag-overhead benchmark (its "airrt" row), not of the
+ * library: the CPU driver runs schedules through its executor (src/hal/cpu).
  *
  * Strategy: level-synchronous. The partition's global levels run in order, which
  * honours every barrier and wait (each wait names a lower level). At create time the
@@ -18,10 +19,11 @@
  * take any chunk, so a helper that is slow to wake or descheduled costs parallelism,
  * never a stall: the caller takes the work.
  *
- * Threads: the calling thread (worker 0) plus threads - 1 helper threads (workers 1..)
- * started at create time. Helpers join a run only when its plan has a parallel level,
- * spin briefly after it for a quick next run, then sleep on a futex: an idle replay
- * burns no CPU.
+ * Threads: the calling thread (worker 0) plus threads - 1 helpers (workers 1..): the
+ * workers of a pool of the library's (src/hal/cpu/pool.h, the CPU driver's) made at
+ * create time. Only a plan with a parallel level has helpers; each run hands every
+ * helper one pool task that takes chunks until none is left. Idle pool workers spin
+ * briefly, then sleep on a futex: an idle replay burns no CPU.
  *
  * Thread safety: run may be called from any thread, but one run at a time per replay
  * object (a second concurrent call, including one from inside the body, fails with
@@ -32,8 +34,8 @@
  * Groups: the partition says group members must run "at once"; this executor runs
  * them in node order on one thread, so a body must not block on a later member of its
  * own group. */
-#ifndef AIR_HAL_CPU_SCHED_REPLAY_H_
-#define AIR_HAL_CPU_SCHED_REPLAY_H_
+#ifndef AIR_BENCH_SCHED_REPLAY_H_
+#define AIR_BENCH_SCHED_REPLAY_H_
 
 #include <stdint.h>
 
@@ -54,8 +56,9 @@ typedef struct air_sched_replay_options_t {
                           * below it, handing chunks over costs more than it saves
                           * for bodies of a few ns. Use 1 for heavy bodies. */
   uint32_t max_chunk;    /* most commands in one chunk of a parallel level; 0 = 4096 */
-  uint32_t idle_spin_ns; /* helpers spin this long after a run before sleeping;
-                          * 0 = default (20 us) */
+  uint32_t idle_spin_ns; /* unused: idle helpers are pool workers, which spin the
+                          * pool's while (about 2000 polls) before sleeping; kept so
+                          * callers' options stay valid */
 } air_sched_replay_options_t;
 
 typedef struct air_sched_replay_stats_t {
@@ -64,7 +67,7 @@ typedef struct air_sched_replay_stats_t {
   uint32_t parallel_levels; /* levels split across threads */
   uint64_t serial_cmds;     /* commands in chunks that run alone */
   uint64_t runs;
-  uint64_t helper_sleeps;   /* times a helper went to sleep on the futex */
+  uint64_t helper_sleeps;   /* times a helper (a pool worker) went to sleep on the futex */
   uint64_t helper_chunks;   /* chunks run by helpers (the rest ran on the caller) */
 } air_sched_replay_stats_t;
 
@@ -83,4 +86,4 @@ air_status_t air_sched_replay_run(air_sched_replay_t* replay, air_sched_replay_f
 void air_sched_replay_destroy(air_sched_replay_t* replay);
 void air_sched_replay_stats(const air_sched_replay_t* replay, air_sched_replay_stats_t* out);
 
-#endif /* AIR_HAL_CPU_SCHED_REPLAY_H_ */
+#endif /* AIR_BENCH_SCHED_REPLAY_H_ */

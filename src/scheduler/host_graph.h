@@ -1,8 +1,9 @@
-/* schedule_internal.h - the token graph of one block, shared by the host-level
- * graph of the schedule (schedule_graph.c) and the L2/L1 lifetimes of the memory
- * plan (memplan.c), so both read the program's ordering the same way. */
-#ifndef AIR_SCHEDULER_SCHEDULE_INTERNAL_H_
-#define AIR_SCHEDULER_SCHEDULE_INTERNAL_H_
+/* host_graph.h - the token graph of one block, shared by the host-level graph of
+ * the schedule and the L2/L1 lifetimes of the memory plan (memplan.c), so both read
+ * the program's ordering the same way; and the host-level graph itself, built here
+ * once for the whole tree (the compiler stores its edges in the schedule). */
+#ifndef AIR_SCHEDULER_HOST_GRAPH_H_
+#define AIR_SCHEDULER_HOST_GRAPH_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,7 +12,8 @@
 #include "air/status.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/place.h"
-#include "scheduler/compile.h"
+#include "runtime/base/arena.h"
+#include "scheduler/partition.h"
 
 #define AIR_SCHED_NONE UINT32_MAX
 
@@ -39,6 +41,15 @@ void air_sched_block_graph_free(const air_allocator_t* allocator, air_sched_bloc
 /* Whether `op` has an !air.token result. */
 bool air_sched_has_token_result(const air_program_t* program, const air_op_t* op);
 
+/* The host-level token graph of `entry`: node i = body op i (the terminator
+ * excluded), CSR predecessors from the program's tokens and the sync-op barriers,
+ * a queue and a channel group per node. Arrays come from an arena. */
+typedef struct air_sched_host_graph_t {
+  air_partition_graph_t graph;
+  uint32_t* kind;          /* per node: air_sched_cmd_kind_t */
+  uint8_t* queue_kind;     /* per queue: air_sched_queue_kind_t */
+} air_sched_host_graph_t;
+
 /* The host graph of `entry` (see schedule.h) given a placement (NULL: every
  * compute command on the first compute queue). */
 air_status_t air_sched_host_graph_placed(air_arena_t* arena, const air_allocator_t* allocator,
@@ -46,4 +57,4 @@ air_status_t air_sched_host_graph_placed(air_arena_t* arena, const air_allocator
                                          const air_placement_t* placement,
                                          air_sched_host_graph_t* out);
 
-#endif /* AIR_SCHEDULER_SCHEDULE_INTERNAL_H_ */
+#endif /* AIR_SCHEDULER_HOST_GRAPH_H_ */

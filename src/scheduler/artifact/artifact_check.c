@@ -6,15 +6,12 @@
  * Ranges in messages are half-open, begin..end, as in the records. */
 #include <string.h>
 
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-#include "scheduler/artifact_internal.h"
+#include "scheduler/artifact/artifact_internal.h"
 
 #define BAD(...) return air_art_corrupt(a, name, __VA_ARGS__)
 #define ARRAY(arena, T, n) ((T*)air_art_array((arena), (n), sizeof(T)))
-
-static air_status_t oom(const air_allocator_t* a, const char* name) {
-  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", name);
-}
 
 static air_status_t check_cmds(const char* name, const air_schedule_t* s) {
   const air_allocator_t* a = &s->allocator;
@@ -45,7 +42,7 @@ static air_status_t check_ranges(const char* name, air_schedule_t* s) {
   const air_partition_t* P = s->partition;
   uint32_t wave_at = 0, cmd_at = 0, waits_held = 0;
   uint32_t* wait_owner = ARRAY(&s->arena, uint32_t, P->n_waits);
-  if (!wait_owner) return oom(a, name);
+  if (!wait_owner) return AIR_STATUS_OOM(a, name);
   for (uint32_t i = 0; i < P->n_waits; ++i) wait_owner[i] = UINT32_MAX;
   for (uint32_t q = 0; q < P->n_queues; ++q) {
     const air_partition_queue_t* Q = &P->queues[q];
@@ -90,7 +87,7 @@ static air_status_t check_wave_cmds(const char* name, air_schedule_t* s) {
   air_partition_t* P = s->partition;
   P->node_wave = ARRAY(&s->arena, uint32_t, P->n_nodes);
   P->node_queue = ARRAY(&s->arena, uint32_t, P->n_nodes);
-  if (!P->node_wave || !P->node_queue) return oom(a, name);
+  if (!P->node_wave || !P->node_queue) return AIR_STATUS_OOM(a, name);
   for (uint32_t i = 0; i < P->n_nodes; ++i) P->node_wave[i] = UINT32_MAX;
   for (uint32_t w = 0; w < P->n_waves; ++w)
     for (uint32_t c = P->waves[w].cmd_begin; c < P->waves[w].cmd_end; ++c) {
@@ -146,7 +143,7 @@ static air_status_t derive_levels_and_clocks(const char* name, air_schedule_t* s
   P->clocks = ARRAY(&s->arena, uint32_t, (size_t)P->n_waves * nq);
   uint32_t* wave_at = ARRAY(&s->arena, uint32_t, nl + 1); /* waves by level, CSR */
   uint32_t* wave_order = ARRAY(&s->arena, uint32_t, P->n_waves);
-  if (!P->levels || !P->level_cmds || !P->clocks || !wave_at || !wave_order) return oom(a, name);
+  if (!P->levels || !P->level_cmds || !P->clocks || !wave_at || !wave_order) return AIR_STATUS_OOM(a, name);
   for (uint32_t i = 0; i < n; ++i) P->levels[P->waves[P->node_wave[i]].level].cmd_end++;
   for (uint32_t l = 0, at = 0; l < nl; ++l) {
     uint32_t c = P->levels[l].cmd_end;
@@ -190,7 +187,7 @@ static air_status_t check_edges(const char* name, air_schedule_t* s) {
   uint32_t n = s->n_cmds, n_preds = s->pred_off[n], n_aff = s->aff_off[n];
   uint32_t* pos = ARRAY(&s->arena, uint32_t, n);
   uint32_t* group_first = ARRAY(&s->arena, uint32_t, n);
-  if (!pos || !group_first) return oom(a, name);
+  if (!pos || !group_first) return AIR_STATUS_OOM(a, name);
   for (uint32_t c = 0; c < n; ++c) pos[P->cmds[c]] = c;
   for (uint32_t i = 0; i < n; ++i) group_first[i] = UINT32_MAX;
   for (uint32_t i = 0; i < n; ++i) {

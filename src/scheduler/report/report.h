@@ -1,8 +1,11 @@
 /* report.h - the scheduler's reports for `airc report`: the resource analysis
- * and placement as a text table (--emit resources), and the compiled schedule's
- * memory plan, waves and token graph (report_memplan.c, report_schedule.c). */
-#ifndef AIR_SCHEDULER_REPORT_H_
-#define AIR_SCHEDULER_REPORT_H_
+ * and placement as a text table (--emit resources, report_resources.c), and the
+ * compiled schedule's memory plan, waves and token graph (report_memplan.c,
+ * report_schedule.c), picked by name in report_emit.c; report_loc.c is the helper
+ * they share. Declarations only: the layer's files depend on this header and on
+ * report_loc.c, never on each other, except report_emit.c on the reports. */
+#ifndef AIR_SCHEDULER_REPORT_REPORT_H_
+#define AIR_SCHEDULER_REPORT_REPORT_H_
 
 #include "runtime/base/strbuf.h"
 #include "scheduler/place.h"
@@ -42,4 +45,4 @@ air_status_t air_report_emit(air_sb_t* sb, const air_program_t* p, const air_sch
 /* `file:line:col` of an op, for tables and labels. */
 void air_report_loc(air_sb_t* sb, const air_program_t* p, const air_op_t* op);
 
-#endif /* AIR_SCHEDULER_REPORT_H_ */
+#endif /* AIR_SCHEDULER_REPORT_REPORT_H_ */

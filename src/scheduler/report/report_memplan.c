@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "runtime/base/status_util.h"
-#include "scheduler/report.h"
+#include "scheduler/report/report.h"
 #include "scheduler/schedule_bind.h"
 
 typedef struct plan_ops_t {

@@ -3,8 +3,8 @@
  * two buffers whose lifetimes overlap must get disjoint byte ranges. The planner
  * returns an offset per buffer and the arena size; the lower bound (peak of live
  * aligned bytes) says how much of the arena is waste. See docs/packing.md. */
-#ifndef AIR_SCHEDULER_PACK_H_
-#define AIR_SCHEDULER_PACK_H_
+#ifndef AIR_SCHEDULER_PACK_PACK_H_
+#define AIR_SCHEDULER_PACK_PACK_H_
 
 #include <stddef.h>
 #include <stdint.h>
@@ -85,4 +85,4 @@ air_status_t air_pack_csv_read(const air_allocator_t* allocator, const char* pat
 
 void air_pack_instance_free(air_pack_instance_t* instance);
 
-#endif /* AIR_SCHEDULER_PACK_H_ */
+#endif /* AIR_SCHEDULER_PACK_PACK_H_ */

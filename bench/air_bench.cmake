@@ -4,7 +4,7 @@
 # smoke run (`air-bench <name> --quick`, label "bench") that checks exit 0 only:
 # no timing is asserted anywhere.
 add_library(air_bench_util STATIC ${CMAKE_CURRENT_LIST_DIR}/air_bench_util.c)
-target_link_libraries(air_bench_util PUBLIC Threads::Threads m)
+target_link_libraries(air_bench_util PUBLIC air_tool_util Threads::Threads m)
 target_include_directories(air_bench_util PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 
 set(AIR_BENCH_MINE dma_copy signal_latency submit_sweep matmul)

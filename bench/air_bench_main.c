@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "air/config.h"
+#include "tool_util.h"
 
 int air_bench_dag_overhead(int argc, char** argv);
 int air_bench_arena_pack(int argc, char** argv);
@@ -41,15 +42,16 @@ static void usage(FILE* f) {
   fprintf(f,
           "usage: air-bench NAME [--json] [--threads N] [options]   (air-bench NAME --help)\n"
           "       air-bench list | --help | --version\n"
-          "NAME:");
+          "  NAME:");
   for (int i = 0; i < N_BENCHES; ++i) fprintf(f, "%s %s", i ? " |" : "", k_benches[i].name);
   fprintf(f, "\n");
 }
 
 int main(int argc, char** argv) {
   if (argc < 2) {
+    tool_error(0, "air-bench", "no benchmark named");
     usage(stderr);
-    return 2;
+    return TOOL_EXIT_USAGE;
   }
   const char* name = argv[1];
   if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
@@ -66,7 +68,7 @@ int main(int argc, char** argv) {
   }
   for (int i = 0; i < N_BENCHES; ++i)
     if (!strcmp(name, k_benches[i].name)) return k_benches[i].fn(argc - 1, argv + 1);
-  fprintf(stderr, "air-bench: unknown benchmark '%s'\n", name);
+  tool_error(0, "air-bench", "unknown benchmark: %s", name);
   usage(stderr);
-  return 2;
+  return TOOL_EXIT_USAGE;
 }

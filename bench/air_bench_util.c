@@ -1,6 +1,7 @@
 /* air_bench_util.c - see air_bench_util.h. */
 #define _GNU_SOURCE 1
 #include "air_bench_util.h"
+#include "tool_util.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -20,6 +21,8 @@ static int positive(const char* s, int* out) {
 int ab_parse(int argc, char** argv, ab_opts_t* o, const char* usage) {
   memset(o, 0, sizeof *o);
   o->bench = argc > 0 ? argv[0] : "air-bench";
+  char where[96]; /* errors name the tool and the bench: `air-bench NAME: error: ...` */
+  snprintf(where, sizeof where, "air-bench %s", o->bench);
   for (int i = 1; i < argc; ++i) {
     const char* a = argv[i];
     if (!strcmp(a, "--json")) {
@@ -32,14 +35,13 @@ int ab_parse(int argc, char** argv, ab_opts_t* o, const char* usage) {
       return 0;
     } else if ((!strcmp(a, "--threads") || !strcmp(a, "--reps")) && i + 1 < argc) {
       if (!positive(argv[++i], !strcmp(a, "--threads") ? &o->threads : &o->reps)) {
-        fprintf(stderr, "%s: %s wants an integer in [1, 1024], not '%s'\n", o->bench, a, argv[i]);
-        return 2;
+        return tool_error(TOOL_EXIT_USAGE, where, "%s wants an integer in [1, 1024], not '%s'", a,
+                          argv[i]);
       }
     } else if (!strcmp(a, "--case") && i + 1 < argc) {
       o->only = argv[++i];
     } else {
-      fprintf(stderr, "%s: unknown or incomplete option '%s' (try --help)\n", o->bench, a);
-      return 2;
+      return tool_error(TOOL_EXIT_USAGE, where, "unknown or incomplete option: %s (try --help)", a);
     }
   }
   return -1;

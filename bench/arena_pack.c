@@ -12,6 +12,7 @@
 #include "pack_baselines.h"
 #include "pack_gen.h"
 #include "scheduler/pack/pack.h"
+#include "tool_util.h"
 
 #ifndef AIR_DSA_DATA_DIR
 #define AIR_DSA_DATA_DIR "../shared/data/dsa"
@@ -198,9 +199,9 @@ int air_bench_arena_pack(int argc, char** argv) {
       usage(stdout);
       return 0;
     } else {
-      fprintf(stderr, "air-bench arena-pack: unknown argument '%s'\n", argv[i]);
+      tool_error(0, "air-bench arena-pack", "unknown or incomplete option: %s", argv[i]);
       usage(stderr);
-      return 2;
+      return TOOL_EXIT_USAGE;
     }
   }
   if (!b.json)

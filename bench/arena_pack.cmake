@@ -6,7 +6,7 @@ add_library(air_bench_arena_pack STATIC
   ${CMAKE_CURRENT_LIST_DIR}/arena_pack.c
   ${CMAKE_CURRENT_LIST_DIR}/pack_baselines.c
   ${CMAKE_CURRENT_LIST_DIR}/pack_gen.c)
-target_link_libraries(air_bench_arena_pack PUBLIC airrt_internal)
+target_link_libraries(air_bench_arena_pack PUBLIC air_tool_util airrt_internal)
 target_include_directories(air_bench_arena_pack PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 # The instances sit beside the checkout (shared/data/dsa), in CI too; --data or
 # $AIR_DSA_DIR override it.

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "dag_gen.h"
+#include "tool_util.h"
 
 #ifndef AIR_BENCH_VERSION
 #define AIR_BENCH_VERSION "0.1"
@@ -219,8 +220,8 @@ int air_bench_dag_overhead(int argc, char** argv) {
       char* end;
       long v = strtol(argv[++i], &end, 10);
       if (*end || v < 1 || v > 1024) {
-        fprintf(stderr, "error: %s wants an integer in [1, 1024], got '%s'\n", a, argv[i]);
-        return 2;
+        return tool_error(TOOL_EXIT_USAGE, "air-bench dag-overhead",
+                          "%s wants an integer in [1, 1024], got '%s'", a, argv[i]);
       }
       if (a[2] == 't') {
         threads[0] = (unsigned)v;
@@ -233,13 +234,13 @@ int air_bench_dag_overhead(int argc, char** argv) {
       for (int k = 0; k < DAG_KIND_COUNT; ++k)
         if (strcmp(argv[i], dag_kind_name((dag_kind_t)k)) == 0) only = k;
       if (only < 0) {
-        fprintf(stderr, "error: unknown case '%s' (chain, indep, layered)\n", argv[i]);
-        return 2;
+        return tool_error(TOOL_EXIT_USAGE, "air-bench dag-overhead",
+                          "unknown case '%s' (chain, indep, layered)", argv[i]);
       }
     } else {
-      fprintf(stderr, "error: unknown or incomplete option '%s'\n", a);
+      tool_error(0, "air-bench dag-overhead", "unknown or incomplete option: %s", a);
       usage(stderr, argv[0]);
-      return 2;
+      return TOOL_EXIT_USAGE;
     }
   }
   if (!o.json)

@@ -18,8 +18,8 @@ add_library(air_bench_dag_overhead STATIC
   ${CMAKE_CURRENT_LIST_DIR}/dag_gen.c
   ${CMAKE_CURRENT_LIST_DIR}/dag_floor.c
   ${CMAKE_CURRENT_LIST_DIR}/dag_airrt.c)
-target_link_libraries(air_bench_dag_overhead PUBLIC air_bench_sched_replay airrt_internal
-  Threads::Threads)
+target_link_libraries(air_bench_dag_overhead PUBLIC air_bench_sched_replay air_tool_util
+  airrt_internal Threads::Threads)
 target_include_directories(air_bench_dag_overhead PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 
 find_package(OpenMP COMPONENTS C QUIET)

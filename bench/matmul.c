@@ -30,6 +30,7 @@
 #include "air/kernel.h"
 #include "air/types.h"
 #include "air_bench_util.h"
+#include "tool_util.h"
 
 enum { TILE = 64 };
 
@@ -349,8 +350,7 @@ int air_bench_matmul(int argc, char** argv) {
                     "  --reps N: timed runs per row (default 5, at most 16).\n");
   if (rc >= 0) return rc;
   if (o.threads > 64) {
-    fprintf(stderr, "matmul: --threads is at most 64\n");
-    return 2;
+    return tool_error(TOOL_EXIT_USAGE, "air-bench matmul", "--threads is at most 64");
   }
   int n = o.quick ? 128 : 1024;
   int reps = o.reps ? o.reps : o.quick ? 1 : 5;

@@ -1,12 +1,12 @@
 /* pipeline - y = 2 * x + 1 through two segments connected by channels.
  *
- *   pipeline [pipeline.mlir] [DEVICE_URI]
+ *   pipeline [pipeline.mlir] [DEVICE_URI] [TRACE.json]
  *
  * pipeline.mlir streams x in blocks through segment @scale (doubles) and segment
  * @offset (adds one), joined by a depth-2 channel so the two stages overlap. This
- * sample runs it and also records a trace: the JSON it writes (pipeline.json in
- * the current directory, or $AIR_TRACE) shows the two segments' PEs and the
- * channels on separate tracks in Perfetto.
+ * sample runs it and also records a trace; given a path (the third argument, or
+ * $AIR_TRACE) it writes the trace there as JSON, which shows the two segments' PEs
+ * and the channels on separate tracks in Perfetto. Without one no file is written.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,7 +29,7 @@ enum { N = 4096 };
 int main(int argc, char** argv) {
   const char* path = argc > 1 ? argv[1] : AIR_SAMPLES_DIR "/pipeline.mlir";
   const char* uri = argc > 2 ? argv[2] : "cpu";
-  const char* trace_path = getenv("AIR_TRACE") ? getenv("AIR_TRACE") : "pipeline.json";
+  const char* trace_path = argc > 3 ? argv[3] : getenv("AIR_TRACE");
   float* x = aligned_alloc(64, N * sizeof(float));
   float* y = aligned_alloc(64, N * sizeof(float));
   if (!x || !y) return 1;
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
     s = air_device_queue_execute(device, 0, NULL, cb, &signal);
     if (!s) s = air_semaphore_wait(done, 1, 30ll * 1000 * 1000 * 1000);
   }
-  if (!s) s = air_trace_write_json(trace, trace_path);
+  if (!s && trace_path) s = air_trace_write_json(trace, trace_path);
 
   int rc = 0;
   if (s) {
@@ -88,8 +88,9 @@ int main(int argc, char** argv) {
     for (int i = 0; i < N; ++i)
       if (y[i] != 2.0f * x[i] + 1.0f && bad++ < 5)
         fprintf(stderr, "pipeline: y[%d] = %g, expected %g\n", i, y[i], 2.0f * x[i] + 1.0f);
-    printf("pipeline: %d elements through 2 segments on %s: %s (%zu trace events in %s)\n", N,
-           uri, bad ? "FAIL" : "PASS", air_trace_event_count(trace), trace_path);
+    printf("pipeline: %d elements through 2 segments on %s: %s (%zu trace events%s%s)\n", N,
+           uri, bad ? "FAIL" : "PASS", air_trace_event_count(trace), trace_path ? " in " : "",
+           trace_path ? trace_path : "");
     rc = bad ? 1 : 0;
   }
   air_semaphore_release(done);

@@ -138,6 +138,36 @@ static void sleep_ms(int ms) {
 
 /*--- devices ---------------------------------------------------------------*/
 
+/* The driver list (what `air-run --help` shows) agrees with what opening says: a
+ * driver listed as not built answers "not built"; a built one never does. */
+static void test_driver_list(void** state) {
+  fx_t* f = *state;
+  uint32_t n = air_device_driver_count();
+  assert_true(n >= 3);
+  int have_cpu = 0;
+  for (uint32_t i = 0; i < n; ++i) {
+    air_driver_info_t info;
+    assert_null(air_device_driver_info(i, &info));
+    assert_non_null(info.name);
+    assert_non_null(strstr(info.forms, info.name));
+    if (!strcmp(info.name, "cpu")) {
+      have_cpu = 1;
+      assert_int_equal(info.built, 1);
+      assert_non_null(strstr(info.forms, "cpu:threads=N"));
+    }
+    air_device_t* d = NULL;
+    air_status_t s = air_device_open(f->ctx, info.name, &d);
+    int says_unbuilt = s && strstr(air_status_message(s), "not built") != NULL;
+    assert_int_equal(says_unbuilt, !info.built);
+    air_status_free(s);
+    air_device_release(d);
+  }
+  assert_true(have_cpu);
+  air_driver_info_t info;
+  expect(air_device_driver_info(n, &info), AIR_STATUS_INVALID_ARGUMENT, "out of range");
+  expect(air_device_driver_info(0, NULL), AIR_STATUS_INVALID_ARGUMENT, "NULL");
+}
+
 static void test_uri(void** state) {
   fx_t* f = *state;
   air_device_info_t info;
@@ -1055,6 +1085,7 @@ static void test_dispatch_watchdog(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_uri, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_driver_list, setup, teardown),
       cmocka_unit_test_setup_teardown(test_buffer_map, setup, teardown),
       cmocka_unit_test_setup_teardown(test_buffer_import, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fill_copy, setup, teardown),

@@ -346,21 +346,27 @@ static void expect_csv_error(const char* text, const char* fragment) {
 
 static void test_csv_errors(void** state) {
   (void)state;
-  expect_csv_error("", "in.csv:1: error: empty");
+  expect_csv_error("", "in.csv:1:1: error: empty");
   expect_csv_error("\n\n", "error: empty");
-  expect_csv_error("id,lower,upper\n0,1,2\n", "in.csv:1: error: missing column 'size'");
-  expect_csv_error("id,lower,upper,bytes\n", "unknown column 'bytes'");
+  expect_csv_error("id,lower,upper\n0,1,2\n", "in.csv:1:1: error: missing column 'size'");
+  expect_csv_error("id,lower,upper,bytes\n", "in.csv:1:16: error: unknown column 'bytes'");
   expect_csv_error("id,lower,upper,size\n0,1,x2,3\n",
-                   "in.csv:2: error: upper 'x2' is not a number");
+                   "in.csv:2:5: error: upper 'x2' is not a number");
   expect_csv_error("id,lower,upper,size\n0,1,2,3\n1,-1,2,3\n",
-                   "in.csv:3: error: lower '-1' is negative");
-  expect_csv_error("id,lower,upper,size\n0,5,5,3\n", "in.csv:2: error: upper 5 must be greater");
+                   "in.csv:3:3: error: lower '-1' is negative");
+  expect_csv_error("id,lower,upper,size\n0,5,5,3\n", "in.csv:2:1: error: upper 5 must be greater");
   expect_csv_error("id,lower,upper,size\n0,6,5,3\n", "must be greater than lower");
-  expect_csv_error("id,lower,upper,size\n7,1,2,3\n\n7,2,3,4\n", "in.csv:4: error: duplicate id 7");
-  expect_csv_error("id,lower,upper,size\n0,1,2\n", "in.csv:2: error: expected 4 fields");
+  expect_csv_error("id,lower,upper,size\n7,1,2,3\n\n7,2,3,4\n", "in.csv:4:1: error: duplicate id 7");
+  expect_csv_error("id,lower,upper,size\n0,1,2\n", "in.csv:2:1: error: expected 4 fields");
   expect_csv_error("id,lower,upper,size\n0,1,2,3,4\n", "expected 4 fields");
   expect_csv_error("id,lower,upper,size\n0,1,2,99999999999999999999\n", "does not fit");
   expect_csv_error("id,lower,upper,size\n0,1,2,\n", "size '' is not a number");
+  /* Fields are echoed short and printable (a binary file's bytes as \xNN). */
+  expect_csv_error("id,lower,upper,size\n0,1,2,\x7f" "ELF\x01\x02\n",
+                   "size '\\x7fELF\\x01\\x02' is not a number");
+  expect_csv_error("id,lower,upper,size\n0,1,2,"
+                   "abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij\n",
+                   "size 'abcdefghijabcdefghijabcdefghijabcdefghijabcdefgh...' is not");
 }
 
 static void test_csv_accepts(void** state) {

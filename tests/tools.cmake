@@ -80,3 +80,11 @@ air_cli_test(airc_verify_stdin_ok --rc 0 --stdin ${AIR_SAMPLES_DIR}/vector_add.m
   --no-stderr "error" -- airc verify -)
 air_cli_test(airc_print_stdin_ok --rc 0 --stdin ${AIR_SAMPLES_DIR}/vector_add.mlir
   --stdout "air\\.herd" -- airc print -)
+
+# Every command the README shows for the built tools and samples runs as printed
+# (files it names exist; failures are the ones it says fail). Issue 15.
+if(TARGET air-run)
+  add_test(NAME readme_commands COMMAND bash ${AIR_CLI_DIR}/readme_commands.sh
+    ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+  set_tests_properties(readme_commands PROPERTIES LABELS "cli" TIMEOUT 600)
+endif()

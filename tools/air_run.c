@@ -22,37 +22,8 @@
 #include <unistd.h>
 
 #include "air/air.h"
-#include "npy.h"
+#include "air_run.h"
 #include "tool_util.h"
-
-#define MAX_ARGS 256
-
-/* One `--input I=...` or `--output I=PATH`. */
-typedef struct arg_spec_t {
-  uint32_t index;
-  int is_result; /* spelled rN */
-  const char* value;
-  const char* option; /* the option as written, for messages */
-} arg_spec_t;
-
-typedef struct run_options_t {
-  const char* file;
-  const char* entry;
-  const char* device;
-  arg_spec_t inputs[MAX_ARGS];
-  uint32_t n_inputs;
-  arg_spec_t outputs[MAX_ARGS];
-  uint32_t n_outputs;
-  int random;
-  uint64_t seed;
-  double timeout_s; /* 0 = none */
-  const char* trace;
-  const char* kernels[MAX_ARGS]; /* --kernels LIB.so, loaded in order */
-  uint32_t n_kernels;
-  int verbose;
-  int quiet;
-  int no_schedule;
-} run_options_t;
 
 static void print_usage(FILE* out) {
   fprintf(out,
@@ -63,20 +34,45 @@ static void print_usage(FILE* out) {
           "       air-run --help | --version\n");
 }
 
+/* The --device line: the URI forms of the drivers this libairrt has built in, and
+ * which it leaves out, as the library reports them. */
+static void print_devices(FILE* out) {
+  fputs("  --device URI        ", out);
+  const char* sep = "";
+  for (uint32_t i = 0; i < air_device_driver_count(); ++i) {
+    air_driver_info_t d;
+    if (air_device_driver_info(i, &d) || !d.built) continue;
+    fprintf(out, "%s%s%s", sep, d.forms, i == 0 ? " (default: cpu)" : "");
+    sep = ", ";
+  }
+  fputc('\n', out);
+  int any = 0;
+  for (uint32_t i = 0; i < air_device_driver_count(); ++i) {
+    air_driver_info_t d;
+    if (air_device_driver_info(i, &d) || d.built) continue;
+    fprintf(out, "%s%s", any++ ? ", " : "                      not built in: ", d.forms);
+  }
+  if (any) fputc('\n', out);
+}
+
 static void print_help(void) {
   print_usage(stdout);
   fputs("\nRuns one entry function of an AIR program (text, or an .airbin artifact from\n"
         "`airc compile`) and writes its memrefs back.\n\n"
-        "  --entry FUNC        the func.func to run (default: the only one)\n"
-        "  --device URI        cpu (default), cpu:threads=N, hsa:N, xrt:N\n"
-        "  --input I=PATH.npy  fill argument I (0-based) from a .npy file; dtype and shape\n"
+        "  --entry FUNC        the func.func to run (default: the only one)\n",
+        stdout);
+  print_devices(stdout);
+  fputs("  --input I=PATH.npy, -i I=PATH.npy\n"
+        "                      fill argument I (0-based) from a .npy file; dtype and shape\n"
         "                      must match the memref (bf16 is '<u2', f16 '<f2'). A scalar\n"
-        "                      argument also takes a number: --input 3=42\n"
-        "  --output I=PATH.npy write memref argument I after the run (every memref is\n"
-        "                      in/out)\n"
+        "                      argument also takes a number that fits its type: --input 3=42\n"
+        "  --output I=PATH.npy, -o I=PATH.npy\n"
+        "                      write memref argument I after the run (every memref is\n"
+        "                      in/out); the path is checked before the run\n"
         "  --random[=SEED]     fill every argument without --input with seeded values:\n"
-        "                      floats in [-1, 1), integers in [-8, 8) (default seed 0);\n"
-        "                      without it such memrefs start zeroed\n"
+        "                      floats in [-1, 1), integers in [-8, 8), indices in [0, 8)\n"
+        "                      (default seed 0); without it such arguments are zeros, with\n"
+        "                      a warning for each one that no --output names\n"
         "  --timeout SECONDS   fail (exit 1) instead of running longer, naming what is\n"
         "                      still blocked when the executor can tell\n"
         "  --trace OUT.json    write a Chrome trace (open in Perfetto or chrome://tracing)\n"
@@ -88,12 +84,14 @@ static void print_help(void) {
         "                      waves (same results; for programs the scheduler rejects)\n"
         "  --verbose, -v       describe every argument, the schedule and the phases' times\n"
         "  --quiet, -q         no summary line\n\n"
-        "Exit status: 0 success, 1 bad program, bad file or failed run, 2 bad usage.\n",
+        "Every argument, input file, output path and number is checked before the run.\n"
+        "Exit status: 0 success, 1 bad program, bad file or failed run, 2 bad usage.\n"
+        "Errors: FILE[:LINE:COL]: error: MESSAGE on stderr.\n",
         stdout);
 }
 
 static int usage_error(const char* what, const char* arg) {
-  fprintf(stderr, "air-run: error: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+  tool_error(0, "air-run", "%s%s%s", what, arg ? ": " : "", arg ? arg : "");
   print_usage(stderr);
   return TOOL_EXIT_USAGE;
 }
@@ -227,120 +225,16 @@ static int parse_command_line(int argc, char** argv, run_options_t* o) {
   }
   if (!o->file) return usage_error("no input file", NULL);
   if (!o->device) o->device = "cpu";
+  /* Two outputs into one file would leave only the last. */
+  for (uint32_t k = 0; k < o->n_outputs; ++k)
+    for (uint32_t j = 0; j < k; ++j)
+      if (strcmp(o->outputs[j].value, o->outputs[k].value) == 0)
+        return usage_error("two --output options write the same file", o->outputs[k].value);
+  if (o->trace)
+    for (uint32_t k = 0; k < o->n_outputs; ++k)
+      if (strcmp(o->trace, o->outputs[k].value) == 0)
+        return usage_error("--trace and --output write the same file", o->trace);
   return -1;
-}
-
-/* ---- element types ------------------------------------------------------ */
-
-typedef struct elem_info_t {
-  const char* name;  /* as AIR spells it */
-  uint32_t size;     /* bytes per element in a buffer */
-  char kind;         /* npy kind written for it */
-  const char* accepts; /* npy kinds accepted on input */
-} elem_info_t;
-
-/* MLIR integers are signless, so a memref of iN accepts NumPy's signed or
- * unsigned N-bit arrays; outputs are written signed. bf16 has no NumPy dtype. */
-static const elem_info_t* elem_info(uint32_t elem) {
-  static const elem_info_t k_info[AIR_ELEMENT_COUNT] = {
-      [AIR_ELEMENT_I1] = {"i1", 1, 'b', "bui"},
-      [AIR_ELEMENT_I8] = {"i8", 1, 'i', "iu"},
-      [AIR_ELEMENT_I16] = {"i16", 2, 'i', "iu"},
-      [AIR_ELEMENT_I32] = {"i32", 4, 'i', "iu"},
-      [AIR_ELEMENT_I64] = {"i64", 8, 'i', "iu"},
-      [AIR_ELEMENT_INDEX] = {"index", 8, 'i', "iu"},
-      [AIR_ELEMENT_F16] = {"f16", 2, 'f', "f"},
-      [AIR_ELEMENT_BF16] = {"bf16", 2, 'u', "u"},
-      [AIR_ELEMENT_F32] = {"f32", 4, 'f', "f"},
-      [AIR_ELEMENT_F64] = {"f64", 8, 'f', "f"},
-  };
-  if (elem == AIR_ELEMENT_NONE || elem >= AIR_ELEMENT_COUNT) return NULL;
-  return &k_info[elem];
-}
-
-static const char* arg_type_string(const air_arg_t* a, char* buf, size_t len) {
-  const elem_info_t* ei = elem_info(a->elem);
-  const char* en = ei ? ei->name : "?";
-  if (a->kind != AIR_ARG_MEMREF) {
-    snprintf(buf, len, "%s", en);
-    return buf;
-  }
-  size_t n = (size_t)snprintf(buf, len, "memref<");
-  for (uint32_t d = 0; d < a->memref.rank && n < len; ++d) {
-    if (a->memref.sizes[d] < 0)
-      n += (size_t)snprintf(buf + n, len - n, "?x");
-    else
-      n += (size_t)snprintf(buf + n, len - n, "%lldx", (long long)a->memref.sizes[d]);
-  }
-  if (n < len) snprintf(buf + n, len - n, "%s>", en);
-  return buf;
-}
-
-/* ---- random values ------------------------------------------------------ */
-
-static uint64_t splitmix64(uint64_t* state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static uint16_t f32_to_bf16(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((bits >> 16) | 0x40); /* NaN */
-  bits += 0x7fffu + ((bits >> 16) & 1u); /* round to nearest even */
-  return (uint16_t)(bits >> 16);
-}
-
-/* IEEE half from a float (round to nearest even), enough for values in [-1, 1). */
-static uint16_t f32_to_f16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint16_t sign = (uint16_t)((x >> 16) & 0x8000u);
-  float a = fabsf(f);
-  if (a >= 65520.0f) return sign | 0x7c00u;
-  if (a < 6.103515625e-05f) { /* subnormal: units of 2^-24 */
-    float units = a * 16777216.0f;
-    return sign | (uint16_t)lrintf(units);
-  }
-  int e;
-  float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-  long mant = lrintf(m * 2048.0f); /* 11 significant bits, implicit one included */
-  if (mant == 2048) {
-    mant = 1024;
-    ++e;
-  }
-  uint16_t exp = (uint16_t)(e - 1 + 15);
-  return sign | (uint16_t)(exp << 10) | (uint16_t)(mant - 1024);
-}
-
-/* Fills `count` elements deterministically from (seed, argument index): an
- * argument's values do not depend on which other arguments are random. */
-static void fill_random(void* data, uint64_t count, uint32_t elem, uint64_t seed, uint32_t index) {
-  uint64_t st = seed * 0x2545f4914f6cdd1dull + (uint64_t)(index + 1) * 0x9e3779b97f4a7c15ull;
-  unsigned char* p = data;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint64_t r = splitmix64(&st);
-    /* Floats on a 2^-23 grid (2^-52 for f64): exact in their type, [-1, 1). */
-    float f = (float)((double)(r >> 40) * (1.0 / 8388608.0) - 1.0);
-    int64_t small = (int64_t)(r >> 60) - 8; /* [-8, 8) */
-    switch (elem) {
-      case AIR_ELEMENT_I1: p[i] = (unsigned char)(r >> 63); break;
-      case AIR_ELEMENT_I8: ((int8_t*)p)[i] = (int8_t)small; break;
-      case AIR_ELEMENT_I16: ((int16_t*)(void*)p)[i] = (int16_t)small; break;
-      case AIR_ELEMENT_I32: ((int32_t*)(void*)p)[i] = (int32_t)small; break;
-      case AIR_ELEMENT_I64:
-      case AIR_ELEMENT_INDEX: ((int64_t*)(void*)p)[i] = small; break;
-      case AIR_ELEMENT_F16: ((uint16_t*)(void*)p)[i] = f32_to_f16(f); break;
-      case AIR_ELEMENT_BF16: ((uint16_t*)(void*)p)[i] = f32_to_bf16(f); break;
-      case AIR_ELEMENT_F32: ((float*)(void*)p)[i] = f; break;
-      case AIR_ELEMENT_F64:
-        ((double*)(void*)p)[i] = (double)(r >> 11) * (1.0 / 4503599627370496.0) - 1.0;
-        break;
-      default: break;
-    }
-  }
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -392,23 +286,6 @@ static void print_schedule(const air_executable_t* e, uint32_t ordinal, const ch
 }
 
 /* Everything a run holds, released in one place. */
-typedef struct run_state_t {
-  air_context_t* context;
-  air_program_t* program;
-  air_device_t* device;
-  air_executable_t* executable;
-  air_command_buffer_t* command_buffer;
-  air_semaphore_t* semaphore;
-  air_trace_t* trace;
-  uint32_t n_params;
-  air_arg_t* params;
-  air_buffer_t** buffers;
-  air_binding_t* bindings;
-  npy_array_t* host; /* per parameter: the host copy of a memref */
-  char* text;
-  char* entry_name;
-  void* libraries[MAX_ARGS]; /* dlopen handles of --kernels, closed last */
-} run_state_t;
 
 static void release_all(run_state_t* r) {
   for (uint32_t i = 0; i < r->n_params; ++i) {
@@ -443,9 +320,7 @@ static int load_kernel_libraries(const run_options_t* o, air_context_t* context,
     void* h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
       const char* why = dlerror();
-      fprintf(stderr, "%s: error: cannot load kernel library: %s\n", path,
-              why ? why : "unknown error");
-      return 1;
+      return tool_error(1, path, "cannot load kernel library: %s", why ? why : "unknown error");
     }
     handles[i] = h;
     /* The object-to-function-pointer conversion is how dlsym is used; POSIX
@@ -456,14 +331,12 @@ static int load_kernel_libraries(const run_options_t* o, air_context_t* context,
     } entry;
     entry.object = dlsym(h, AIR_KERNEL_LIBRARY_SYMBOL);
     if (!entry.object) {
-      fprintf(stderr, "%s: error: not a kernel library: it exports no '%s' function\n", path,
-              AIR_KERNEL_LIBRARY_SYMBOL);
-      return 1;
+      return tool_error(1, path, "not a kernel library: it exports no '%s' function",
+                        AIR_KERNEL_LIBRARY_SYMBOL);
     }
     air_status_t s = entry.fn(context, air_context_register_kernel);
     if (s) {
-      fprintf(stderr, "%s: error: registering its kernels failed: %s\n", path,
-              air_status_message(s));
+      tool_error(0, path, "registering its kernels failed: %s", air_status_message(s));
       air_status_free(s);
       return 1;
     }
@@ -471,202 +344,6 @@ static int load_kernel_libraries(const run_options_t* o, air_context_t* context,
   return 0;
 }
 
-/* Reports a failed status (taking it) and returns exit code 1. Like
- * tool_report_status, but indented lines are kept as they are: the executor's
- * reports list what is blocked as indented `FILE:LINE:COL: ...` lines under one
- * `error:` line, and a second `error:` prefix on each would bury them. */
-static int report(const char* display, air_status_t s) {
-  const char* msg = air_status_message(s);
-  if (!*msg) {
-    tool_report_status(display, s);
-    air_status_free(s);
-    return TOOL_EXIT_FAILURE;
-  }
-  size_t dlen = strlen(display);
-  while (*msg) {
-    const char* nl = strchr(msg, '\n');
-    size_t n = nl ? (size_t)(nl - msg) : strlen(msg);
-    if (n > 0) {
-      int located = n > dlen && strncmp(msg, display, dlen) == 0 && msg[dlen] == ':';
-      /* "FILE: what" (the artifact reader's form) gets its "error: " too. */
-      if (located && n > dlen + 2 && msg[dlen + 1] == ' ' && strncmp(msg + dlen + 2, "error:", 6)) {
-        fprintf(stderr, "%s: error: ", display);
-        msg += dlen + 2;
-        n -= dlen + 2;
-      } else if (!located && msg[0] != ' ' && msg[0] != '\t') {
-        fprintf(stderr, "%s: error: ", display);
-      }
-      fwrite(msg, 1, n, stderr);
-      fputc('\n', stderr);
-    }
-    msg += n;
-    if (*msg == '\n') ++msg;
-  }
-  air_status_free(s);
-  return TOOL_EXIT_FAILURE;
-}
-
-static const arg_spec_t* find_input(const run_options_t* o, uint32_t index) {
-  for (uint32_t k = 0; k < o->n_inputs; ++k)
-    if (o->inputs[k].index == index) return &o->inputs[k];
-  return NULL;
-}
-
-/* Parses a number given for a scalar argument; 0 when it is one. */
-static int parse_scalar_literal(const char* s, const air_arg_t* param, air_binding_t* b) {
-  char* end = NULL;
-  errno = 0;
-  if (param->kind == AIR_ARG_FLOAT) {
-    double v = strtod(s, &end);
-    if (errno || end == s || *end) return -1;
-    b->f = v;
-  } else {
-    long long v = strtoll(s, &end, 0);
-    if (errno || end == s || *end) {
-      if (strcmp(s, "true") == 0) v = 1;
-      else if (strcmp(s, "false") == 0) v = 0;
-      else return -1;
-    }
-    b->i = v;
-  }
-  return 0;
-}
-
-/* Checks an .npy array against a memref parameter; 0 when it fits. */
-static int check_array(const char* path, const npy_array_t* a, const air_arg_t* param,
-                       uint32_t index, const char* entry) {
-  const elem_info_t* ei = elem_info(param->elem);
-  int ok = ei && a->itemsize == ei->size && strchr(ei->accepts, a->kind) != NULL;
-  uint32_t rank = param->kind == AIR_ARG_MEMREF ? param->memref.rank : 0;
-  int shape_ok = a->rank == rank;
-  for (uint32_t d = 0; shape_ok && d < rank; ++d) shape_ok = a->shape[d] == param->memref.sizes[d];
-  if (param->kind != AIR_ARG_MEMREF) /* a scalar: () or (1,) */
-    shape_ok = a->count == 1 && a->rank <= 1;
-  if (ok && shape_ok) return 0;
-  char have_dt[8], have_sh[NPY_MAX_RANK * 24], want_dt[8], want_sh[AIR_MAX_RANK * 24], ty[256];
-  int64_t one = 1;
-  npy_dtype_string(a->kind, a->itemsize, have_dt);
-  npy_shape_string(a->rank, a->shape, have_sh, sizeof have_sh);
-  if (ei)
-    npy_dtype_string(ei->kind, ei->size, want_dt);
-  else
-    snprintf(want_dt, sizeof want_dt, "?");
-  if (param->kind == AIR_ARG_MEMREF)
-    npy_shape_string(rank, param->memref.sizes, want_sh, sizeof want_sh);
-  else
-    npy_shape_string(0, &one, want_sh, sizeof want_sh);
-  const char* what = !ok && !shape_ok ? "dtype and shape mismatch" : !ok ? "dtype mismatch"
-                                                                        : "shape mismatch";
-  fprintf(stderr,
-          "%s: error: %s: the file holds dtype '%s' with shape %s, but argument %u of @%s is "
-          "%s, which needs dtype '%s' with shape %s%s\n",
-          path, what, have_dt, have_sh, index, entry, arg_type_string(param, ty, sizeof ty),
-          want_dt, want_sh,
-          param->elem == AIR_ELEMENT_BF16 ? " (bf16 travels as its raw bits, '<u2')" : "");
-  return -1;
-}
-
-/* Prepares argument `i`: a host array for a memref (file, random or zeros) or a
- * scalar value. Returns 0 or an exit code. */
-static int prepare_argument(run_state_t* r, const run_options_t* o, uint32_t i) {
-  const air_arg_t* param = &r->params[i];
-  const arg_spec_t* in = find_input(o, i);
-  const char* entry = r->entry_name ? r->entry_name : "?";
-  air_binding_t* b = &r->bindings[i];
-  char err[512], ty[256];
-  if (param->kind != AIR_ARG_MEMREF) {
-    if (in) {
-      if (parse_scalar_literal(in->value, param, b) == 0) return 0;
-      npy_array_t a;
-      if (npy_read_file(in->value, &a, err, sizeof err)) {
-        fprintf(stderr, "%s: error: %s (argument %u is a scalar %s: give a number or a .npy file)\n",
-                in->value, err, i, arg_type_string(param, ty, sizeof ty));
-        return TOOL_EXIT_FAILURE;
-      }
-      if (check_array(in->value, &a, param, i, entry)) {
-        npy_free(&a);
-        return TOOL_EXIT_FAILURE;
-      }
-      const unsigned char* p = a.data;
-      switch (param->elem) {
-        case AIR_ELEMENT_F32: { float v; memcpy(&v, p, 4); b->f = v; break; }
-        case AIR_ELEMENT_F64: { double v; memcpy(&v, p, 8); b->f = v; break; }
-        case AIR_ELEMENT_I1:
-        case AIR_ELEMENT_I8: b->i = a.kind == 'i' ? (int8_t)p[0] : p[0]; break;
-        case AIR_ELEMENT_I16: { int16_t v; memcpy(&v, p, 2); b->i = v; break; }
-        case AIR_ELEMENT_I32: { int32_t v; memcpy(&v, p, 4); b->i = v; break; }
-        default: { int64_t v; memcpy(&v, p, 8); b->i = v; break; }
-        case AIR_ELEMENT_F16:
-        case AIR_ELEMENT_BF16:
-          fprintf(stderr, "%s: error: give %s scalar argument %u as a number\n", in->value,
-                  arg_type_string(param, ty, sizeof ty), i);
-          npy_free(&a);
-          return TOOL_EXIT_FAILURE;
-      }
-      npy_free(&a);
-    } else if (o->random) {
-      uint64_t st = o->seed * 0x2545f4914f6cdd1dull + (uint64_t)(i + 1) * 0x9e3779b97f4a7c15ull;
-      uint64_t v = splitmix64(&st);
-      if (param->kind == AIR_ARG_FLOAT)
-        b->f = (double)(v >> 40) * (1.0 / 8388608.0) - 1.0;
-      else
-        b->i = param->elem == AIR_ELEMENT_I1 ? (int64_t)(v >> 63) : (int64_t)(v >> 60) - 8;
-    }
-    if (o->verbose)
-      fprintf(stderr, "air-run: argument %u: %s = %g%s\n", i, arg_type_string(param, ty, sizeof ty),
-              param->kind == AIR_ARG_FLOAT ? b->f : (double)b->i,
-              in ? "" : o->random ? " (random)" : " (default)");
-    return 0;
-  }
-
-  const elem_info_t* ei = elem_info(param->elem);
-  if (!ei) {
-    fprintf(stderr, "%s: error: argument %u of @%s has an element type air-run cannot fill\n",
-            o->file, i, entry);
-    return TOOL_EXIT_FAILURE;
-  }
-  npy_array_t* host = &r->host[i];
-  if (in) {
-    if (npy_read_file(in->value, host, err, sizeof err)) {
-      fprintf(stderr, "%s: error: %s\n", in->value, err);
-      return TOOL_EXIT_FAILURE;
-    }
-    if (check_array(in->value, host, param, i, entry)) return TOOL_EXIT_FAILURE;
-  } else {
-    if (npy_alloc(host, ei->kind, ei->size, param->memref.rank, param->memref.sizes, err,
-                  sizeof err)) {
-      fprintf(stderr, "%s: error: argument %u of @%s: %s\n", o->file, i, entry, err);
-      return TOOL_EXIT_FAILURE;
-    }
-    if (o->random) fill_random(host->data, host->count, param->elem, o->seed, i);
-  }
-  if (o->verbose)
-    fprintf(stderr, "air-run: argument %u: %s <- %s\n", i, arg_type_string(param, ty, sizeof ty),
-            in ? in->value : o->random ? "random" : "zeros");
-  return 0;
-}
-
-/* Copies argument i back out of its buffer and writes it. */
-static int write_output(run_state_t* r, const run_options_t* o, const arg_spec_t* out) {
-  uint32_t i = out->index;
-  const air_arg_t* param = &r->params[i];
-  npy_array_t* host = &r->host[i];
-  char err[512];
-  void* ptr = NULL;
-  air_status_t s = air_buffer_map(r->buffers[i], 0, host->nbytes, AIR_MAP_READ, &ptr);
-  if (s) return report(out->value, s);
-  if (host->nbytes) memcpy(host->data, ptr, (size_t)host->nbytes);
-  air_buffer_unmap(r->buffers[i], ptr);
-  /* Write with the memref's own dtype (an input may have been unsigned). */
-  const elem_info_t* ei = elem_info(param->elem);
-  host->kind = ei->kind;
-  if (npy_write_file(out->value, host, err, sizeof err)) {
-    fprintf(stderr, "%s: error: %s\n", out->value, err);
-    return TOOL_EXIT_FAILURE;
-  }
-  if (o->verbose) fprintf(stderr, "air-run: wrote argument %u to %s\n", i, out->value);
-  return 0;
-}
 
 static int run(const run_options_t* o) {
   run_state_t r;
@@ -676,15 +353,43 @@ static int run(const run_options_t* o) {
   air_status_t s;
   size_t len = 0;
 
+  /* Where results go is checked before anything runs: a run of minutes must not
+   * end in "cannot create file". */
+  int bad_paths = 0;
+  for (uint32_t k = 0; k < o->n_outputs; ++k)
+    if (!o->outputs[k].is_result) bad_paths |= tool_check_output_path(o->outputs[k].value);
+  if (o->trace) bad_paths |= tool_check_output_path(o->trace);
+  if (bad_paths) return TOOL_EXIT_FAILURE;
+
   /* Artifacts are recognised by name or by the ELF magic; the loader reads the
    * file again itself, so its errors name it. */
   if (tool_read_input(o->file, &r.text, &len)) return TOOL_EXIT_FAILURE;
-  int artifact = has_suffix(o->file, ".airbin") || (len >= 4 && !memcmp(r.text, "\x7f" "ELF", 4));
+  int artifact = has_suffix(o->file, ".airbin") || tool_is_artifact(r.text, len);
 
   int rc = TOOL_EXIT_FAILURE;
   s = air_context_create(NULL, NULL, &r.context);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
+    goto done;
+  }
+  /* The device first: a misspelt URI is bad usage (exit 2) and says so before
+   * any time goes into the program. Other device errors (a driver not built, no
+   * such hardware) are about the machine, not a place in the program. */
+  s = air_device_open(r.context, o->device, &r.device);
+  if (s) {
+    int usage = air_status_code(s) == AIR_STATUS_INVALID_ARGUMENT;
+    rc = tool_fail_status("air-run", s);
+    if (usage) {
+      print_usage(stderr);
+      rc = TOOL_EXIT_USAGE;
+    }
+    goto done;
+  }
+  air_device_info_t info;
+  memset(&info, 0, sizeof info);
+  s = air_device_query(r.device, &info);
+  if (s) {
+    rc = tool_fail_status("air-run", s);
     goto done;
   }
   if (load_kernel_libraries(o, r.context, r.libraries)) goto done;
@@ -693,44 +398,28 @@ static int run(const run_options_t* o) {
     popts.filename = display;
     s = air_program_parse(r.context, r.text, len, &popts, &r.program);
     if (s) {
-      rc = report(display, s);
+      rc = tool_fail_status(display, s);
       goto done;
     }
-    for (size_t w = 0; w < air_program_warning_count(r.program); ++w)
-      fprintf(stderr, "%s\n", air_program_warning(r.program, w));
+    tool_print_warnings(r.program);
   }
   double t_parsed = now_s();
 
-  /* Device errors are about the machine, not a place in the program. */
-  s = air_device_open(r.context, o->device, &r.device);
-  if (s) {
-    rc = report("air-run", s);
-    goto done;
-  }
-  air_device_info_t info;
-  memset(&info, 0, sizeof info);
-  s = air_device_query(r.device, &info);
-  if (s) {
-    rc = report("air-run", s);
-    goto done;
-  }
+  /* A program that verifies always gets an executable (an entry the scheduler
+   * refuses runs the dynamic path), so a failure here is the verifier's list. */
   if (artifact)
     s = air_executable_create_from_file(r.device, o->file, &r.executable);
   else
     s = air_executable_create(r.device, r.program, o->no_schedule ? AIR_EXECUTABLE_NO_SCHEDULE : 0,
                               &r.executable);
   if (s) {
-    rc = report(display, s);
-    if (!artifact && !o->no_schedule &&
-        !air_executable_create(r.device, r.program, AIR_EXECUTABLE_NO_SCHEDULE, &r.executable))
-      fprintf(stderr, "%s: note: the program verifies but cannot be scheduled; --no-schedule "
-              "runs it without a compiled schedule\n", display);
+    rc = tool_fail_status(display, s);
     goto done;
   }
   uint32_t ordinal = 0;
   s = air_executable_lookup(r.executable, o->entry, &ordinal);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
     goto done;
   }
   const char* found = air_executable_entry_name(r.executable, ordinal);
@@ -739,7 +428,7 @@ static int run(const run_options_t* o) {
   uint32_t n = 0;
   s = air_executable_signature(r.executable, ordinal, 0, NULL, &n);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
     goto done;
   }
   r.params = calloc(n ? n : 1, sizeof *r.params);
@@ -747,52 +436,23 @@ static int run(const run_options_t* o) {
   r.bindings = calloc(n ? n : 1, sizeof *r.bindings);
   r.host = calloc(n ? n : 1, sizeof *r.host);
   if (!r.params || !r.buffers || !r.bindings || !r.host) {
-    fprintf(stderr, "air-run: error: out of memory\n");
+    tool_error(0, "air-run", "out of memory");
     goto done;
   }
   r.n_params = n;
   s = air_executable_signature(r.executable, ordinal, n, r.params, &n);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
     goto done;
   }
 
-  /* Options that name arguments the entry does not have are caught before any
-   * file is read. */
-  for (uint32_t k = 0; k < o->n_inputs + o->n_outputs; ++k) {
-    const arg_spec_t* a = k < o->n_inputs ? &o->inputs[k] : &o->outputs[k - o->n_inputs];
-    char ty[256];
-    if (a->is_result) {
-      fprintf(stderr, "%s: error: %s r%u=...: @%s returns no memref (results are not supported "
-              "by air-run yet; pass the memref as an argument)\n",
-              display, a->option, a->index, entry);
-      goto done;
-    }
-    if (a->index >= r.n_params) {
-      fprintf(stderr, "%s: error: %s %u=...: @%s has %u argument%s%s\n", display, a->option,
-              a->index, entry, r.n_params, r.n_params == 1 ? "" : "s",
-              r.n_params ? " (numbered from 0)" : "");
-      goto done;
-    }
-    if (k >= o->n_inputs && r.params[a->index].kind != AIR_ARG_MEMREF) {
-      fprintf(stderr, "%s: error: --output %u=...: argument %u of @%s is a scalar %s; only "
-              "memrefs are written back\n",
-              display, a->index, a->index, entry, arg_type_string(&r.params[a->index], ty, sizeof ty));
-      goto done;
-    }
-  }
+  /* Every option that names an argument is checked against the signature before
+   * any file is read; each problem is reported, not only the first. */
+  if ((rc = run_check_arguments(&r, o, display)) != 0) goto done;
+  rc = TOOL_EXIT_FAILURE;
   for (uint32_t i = 0; i < r.n_params; ++i) {
     const air_arg_t* p = &r.params[i];
-    if (p->kind == AIR_ARG_MEMREF) {
-      for (uint32_t d = 0; d < p->memref.rank; ++d)
-        if (p->memref.sizes[d] < 0) {
-          char ty[256];
-          fprintf(stderr, "%s: error: argument %u of @%s is %s: dynamic shapes cannot be run yet\n",
-                  display, i, entry, arg_type_string(p, ty, sizeof ty));
-          goto done;
-        }
-    }
-    int prc = prepare_argument(&r, o, i);
+    int prc = run_prepare_argument(&r, o, i);
     if (prc) {
       rc = prc;
       goto done;
@@ -803,14 +463,14 @@ static int run(const run_options_t* o) {
      * host copy stays ours to reuse for the output. */
     s = air_buffer_allocate(r.device, host->nbytes, 0, &r.buffers[i]);
     if (s) {
-      rc = report(display, s);
+      rc = tool_fail_status(display, s);
       goto done;
     }
     if (host->nbytes) {
       void* ptr = NULL;
       s = air_buffer_map(r.buffers[i], 0, host->nbytes, AIR_MAP_WRITE, &ptr);
       if (s) {
-        rc = report(display, s);
+        rc = tool_fail_status(display, s);
         goto done;
       }
       memcpy(ptr, host->data, (size_t)host->nbytes);
@@ -822,7 +482,7 @@ static int run(const run_options_t* o) {
   if (o->trace) {
     s = air_trace_create(r.context, &r.trace);
     if (s) {
-      rc = report(o->trace, s);
+      rc = tool_fail_status(o->trace, s);
       goto done;
     }
   }
@@ -840,7 +500,7 @@ static int run(const run_options_t* o) {
   if (!s) s = air_command_buffer_end(r.command_buffer);
   if (!s) s = air_semaphore_create(r.context, 0, &r.semaphore);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
     goto done;
   }
   air_semaphore_t* sems[1] = {r.semaphore};
@@ -849,7 +509,7 @@ static int run(const run_options_t* o) {
   double t_submit = now_s();
   s = air_device_queue_execute(r.device, 0, NULL, r.command_buffer, &signal);
   if (s) {
-    rc = report(display, s);
+    rc = tool_fail_status(display, s);
     goto done;
   }
   /* The watchdog gets the first chance to fail the run with what it saw running;
@@ -870,10 +530,10 @@ static int run(const run_options_t* o) {
       air_status_free(failure);
       if (r.trace) {
         air_status_t ts = air_trace_write_json(r.trace, o->trace);
-        if (ts) report(o->trace, ts);
+        if (ts) tool_fail_status(o->trace, ts);
       }
       int watchdog = air_status_code(s) == AIR_STATUS_DEADLINE_EXCEEDED;
-      rc = report(display, s);
+      rc = tool_fail_status(display, s);
       if (watchdog) {
         /* The watchdog gave up on an op that may still be running on a worker;
          * releasing the device would wait for it. */
@@ -884,15 +544,15 @@ static int run(const run_options_t* o) {
       goto done;
     }
     char d[32];
-    fprintf(stderr,
-            "%s: error: @%s did not finish within --timeout %g s (waited %s), and the "
-            "executor reported neither a deadlock nor an op over the time limit: it is still "
-            "computing\n",
-            display, entry, o->timeout_s, format_duration(t_done - t_submit, d, sizeof d));
+    tool_error(0, display,
+               "@%s did not finish within --timeout %g s (waited %s), and the executor "
+               "reported neither a deadlock nor an op over the time limit: it is still "
+               "computing",
+               entry, o->timeout_s, format_duration(t_done - t_submit, d, sizeof d));
     air_status_free(s);
     if (r.trace) {
       air_status_t ts = air_trace_write_json(r.trace, o->trace);
-      if (ts) report(o->trace, ts);
+      if (ts) tool_fail_status(o->trace, ts);
     }
     fflush(stdout);
     fflush(stderr);
@@ -901,10 +561,10 @@ static int run(const run_options_t* o) {
 
   rc = TOOL_EXIT_OK;
   for (uint32_t k = 0; k < o->n_outputs && rc == TOOL_EXIT_OK; ++k)
-    rc = write_output(&r, o, &o->outputs[k]);
+    rc = run_write_output(&r, o, &o->outputs[k]);
   if (rc == TOOL_EXIT_OK && r.trace) {
     s = air_trace_write_json(r.trace, o->trace);
-    if (s) rc = report(o->trace, s);
+    if (s) rc = tool_fail_status(o->trace, s);
   }
   if (rc == TOOL_EXIT_OK && !o->quiet) {
     char d[32], t[32];
@@ -929,8 +589,7 @@ done:
 int main(int argc, char** argv) {
   run_options_t* o = malloc(sizeof *o);
   if (!o) {
-    fprintf(stderr, "air-run: error: out of memory\n");
-    return TOOL_EXIT_FAILURE;
+    return tool_error(TOOL_EXIT_FAILURE, "air-run", "out of memory");
   }
   int rc = parse_command_line(argc, argv, o);
   if (rc < 0) rc = run(o);

@@ -1,9 +1,9 @@
 # air-run: runs a program on a device (TOOLS.md, docs/air-run.md).
 add_executable(air-run
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/npy.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/air_run_args.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/npy.c)
 target_include_directories(air-run PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive, like airc: an installed air-run needs no rpath.
-target_link_libraries(air-run PRIVATE airrt_internal m ${CMAKE_DL_LIBS})
+target_link_libraries(air-run PRIVATE air_tool_util airrt_internal m ${CMAKE_DL_LIBS})
 install(TARGETS air-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

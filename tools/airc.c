@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "air/air.h"
+#include "runtime/target/target.h"
 #include "tool_util.h"
 
 typedef int (*airc_command_fn)(int argc, char** argv);
@@ -53,15 +54,14 @@ static const airc_command_t k_commands[] = {
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 
-/* Targets `--target` accepts. The library is the authority on what a target
- * means; naming them here lets a misspelt target be a usage error (exit 2) rather
- * than a failed check (exit 1). */
-static const char* const k_targets[] = {"cpu", "npu1", "npu2", "mi300x"};
-
+/* The full text for --help; after a usage error only the `usage:` lines, so
+ * every line on stderr keeps the diagnostic shape (tool_util.h). */
 static void print_usage(FILE* out) {
   fprintf(out,
           "usage: airc COMMAND [ARGS...]\n"
-          "       airc --help | --version | help COMMAND\n"
+          "       airc --help | --version | help COMMAND\n");
+  if (out == stderr) return;
+  fprintf(out,
           "\n"
           "commands:\n");
   for (size_t i = 0; i < k_command_count; ++i)
@@ -69,7 +69,8 @@ static void print_usage(FILE* out) {
   fprintf(out,
           "\n"
           "FILE may be '-' for standard input. Exit status: 0 success, 1 error in the\n"
-          "input or a failed check, 2 bad usage.\n");
+          "input or a failed check, 2 bad usage. Errors: FILE[:LINE:COL]: error: MESSAGE\n"
+          "on stderr.\n");
 }
 
 static void print_command_usage(FILE* out, const airc_command_t* cmd) {
@@ -83,8 +84,9 @@ static const airc_command_t* find_command(const char* name) {
 }
 
 static int usage_error(const airc_command_t* cmd, const char* what, const char* arg) {
-  fprintf(stderr, "airc %s: error: %s%s%s\n", cmd->name, what, arg ? ": " : "",
-          arg ? arg : "");
+  char where[64];
+  snprintf(where, sizeof where, "airc %s", cmd->name);
+  tool_error(0, where, "%s%s%s", what, arg ? ": " : "", arg ? arg : "");
   print_command_usage(stderr, cmd);
   return TOOL_EXIT_USAGE;
 }
@@ -121,7 +123,9 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
         fprintf(stdout,
                 "  --split-input-file  check each `// -----` separated part on its own\n"
                 "  --target T          also check what target T (cpu, npu1, npu2, mi300x)\n"
-                "                      needs; without it only target-independent rules\n");
+                "                      needs, and that the program fits it (tiles, L1 and\n"
+                "                      L2 bytes, DMA channels; as compile and report do);\n"
+                "                      without it only target-independent rules\n");
       else
         fprintf(stdout,
                 "  --split-input-file  print each `// -----` separated part on its own,\n"
@@ -149,11 +153,16 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
   }
   if (!args->file) return usage_error(cmd, "no input file", NULL);
   if (args->target) {
-    int known = 0;
-    for (size_t t = 0; t < sizeof k_targets / sizeof k_targets[0]; ++t)
-      known |= strcmp(args->target, k_targets[t]) == 0;
-    if (!known) return usage_error(cmd, "unknown target (cpu, npu1, npu2, mi300x)",
-                                   args->target);
+    /* The scheduler's target table is the authority (compile and report use it);
+     * a misspelt target is a usage error (exit 2), not a failed check. */
+    const air_target_t* t = NULL;
+    air_status_t s = air_target_lookup(NULL, args->target, &t);
+    if (s) {
+      char what[256];
+      snprintf(what, sizeof what, "%s", air_status_message(s));
+      air_status_free(s);
+      return usage_error(cmd, what, NULL);
+    }
   }
   if (args->output && !*args->output) return usage_error(cmd, "empty output path", NULL);
   return -1;
@@ -171,10 +180,14 @@ static int run_on_input(const airc_command_t* cmd, int argc, char** argv) {
   char* data = NULL;
   size_t length = 0;
   if (tool_read_input(args.file, &data, &length)) return TOOL_EXIT_FAILURE;
+  if (tool_refuse_binary(display, data, length)) {
+    free(data);
+    return TOOL_EXIT_FAILURE;
+  }
   tool_chunk_t* chunks = NULL;
   size_t n_chunks = 0;
   if (tool_split_input(data, length, args.split, &chunks, &n_chunks)) {
-    fprintf(stderr, "%s: error: out of memory\n", display);
+    tool_error(0, display, "out of memory");
     free(data);
     return TOOL_EXIT_FAILURE;
   }
@@ -209,10 +222,12 @@ static int run_on_input(const airc_command_t* cmd, int argc, char** argv) {
       ++failed;
       continue;
     }
-    for (size_t w = 0; w < air_program_warning_count(program); ++w)
-      fprintf(stderr, "%s\n", air_program_warning(program, w));
+    tool_print_warnings(program);
     if (is_verify) {
       s = air_program_verify(program, args.target, 0);
+      /* A target also bounds what fits on it; verify checks that as compile and
+       * report do, so a program that verifies for npu1 compiles for it. */
+      if (!s && args.target && tool_check_fit(display, program, args.target)) ++failed;
     } else {
       char* text = NULL;
       size_t text_length = 0;
@@ -234,7 +249,7 @@ static int run_on_input(const airc_command_t* cmd, int argc, char** argv) {
   free(data);
 
   if (out.oom) {
-    fprintf(stderr, "%s: error: out of memory assembling output\n", display);
+    tool_error(0, display, "out of memory assembling output");
     ++failed;
   } else if (!is_verify && (!failed || !args.output)) {
     if (tool_write_output(args.output, out.data ? out.data : "", out.length)) ++failed;
@@ -253,6 +268,7 @@ static int cmd_print(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
+    tool_error(0, "airc", "no command given");
     print_usage(stderr);
     return TOOL_EXIT_USAGE;
   }
@@ -272,7 +288,7 @@ int main(int argc, char** argv) {
     }
     const airc_command_t* cmd = find_command(argv[2]);
     if (!cmd) {
-      fprintf(stderr, "airc: error: unknown command: %s\n", argv[2]);
+      tool_error(0, "airc", "unknown command: %s", argv[2]);
       print_usage(stderr);
       return TOOL_EXIT_USAGE;
     }
@@ -282,7 +298,7 @@ int main(int argc, char** argv) {
   }
   const airc_command_t* cmd = find_command(name);
   if (!cmd) {
-    fprintf(stderr, "airc: error: unknown command: %s\n", name);
+    tool_error(0, "airc", "unknown command: %s", name);
     print_usage(stderr);
     return TOOL_EXIT_USAGE;
   }

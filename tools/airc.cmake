@@ -5,9 +5,8 @@ add_executable(airc
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_compile.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_inspect.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/tool_util.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c)
 target_include_directories(airc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive: an installed airc then runs without LD_LIBRARY_PATH or rpath.
-target_link_libraries(airc PRIVATE airrt_internal)
+target_link_libraries(airc PRIVATE air_tool_util airrt_internal)
 install(TARGETS airc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -23,7 +23,7 @@ static void usage(FILE* f) {
 }
 
 static int usage_error(const char* what, const char* arg) {
-  fprintf(stderr, "airc compile: error: %s%s%s\n", what, arg ? ": " : "", arg ? arg : "");
+  tool_error(0, "airc compile", "%s%s%s", what, arg ? ": " : "", arg ? arg : "");
   usage(stderr);
   return TOOL_EXIT_USAGE;
 }
@@ -58,20 +58,28 @@ int airc_cmd_compile(int argc, char** argv) {
   const air_target_t* t = NULL;
   air_status_t s = air_target_lookup(NULL, target, &t);
   if (s) {
-    fprintf(stderr, "airc compile: error: %s\n", air_status_message(s));
+    tool_report_status("airc compile", s);
     air_status_free(s);
+    usage(stderr);
     return TOOL_EXIT_USAGE;
   }
+  /* Where the artifact goes is checked before the work of compiling. */
+  if (tool_check_output_path(out_path)) return TOOL_EXIT_FAILURE;
 
   const char* display = tool_display_name(in_path);
   char* text = NULL;
   size_t len = 0;
   if (tool_read_input(in_path, &text, &len)) return TOOL_EXIT_FAILURE;
+  if (tool_refuse_binary(display, text, len)) {
+    free(text);
+    return TOOL_EXIT_FAILURE;
+  }
   air_context_t* ctx = NULL;
   air_program_t* prog = NULL;
   air_schedule_t* sched = NULL;
   s = air_context_create(NULL, NULL, &ctx);
   if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
+  if (prog) tool_print_warnings(prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
   int rc = TOOL_EXIT_OK;
   if (s) {
@@ -79,10 +87,7 @@ int airc_cmd_compile(int argc, char** argv) {
     air_status_free(s);
     rc = TOOL_EXIT_FAILURE;
   } else if ((s = air_artifact_write_file(air_context_allocator(ctx), prog, sched, out_path))) {
-    /* The message names the output path. */
-    fprintf(stderr, "airc compile: error: %s\n", air_status_message(s));
-    air_status_free(s);
-    rc = TOOL_EXIT_FAILURE;
+    rc = tool_fail_status(out_path, s);
   }
   air_schedule_free(sched);
   air_program_destroy(prog);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "scheduler/pack/pack.h"
+#include "tool_util.h"
 
 static void usage(FILE* f) {
   fprintf(f,
@@ -16,6 +17,14 @@ static void usage(FILE* f) {
           "  Packs buffers `id,lower,upper,size` (live over [lower, upper)) into one\n"
           "  arena; writes `id,offset` to OFFSETS.csv (`-o -`: stdout) and prints\n"
           "  arena=BYTES lower_bound=BYTES ratio=R. N: power of two, default 64.\n");
+}
+
+static int usage_error(const char* fmt, const char* arg) {
+  char what[512];
+  snprintf(what, sizeof what, fmt, arg);
+  tool_error(0, "airc pack", "%s", what);
+  usage(stderr);
+  return TOOL_EXIT_USAGE;
 }
 
 static int parse_alignment(const char* s, uint64_t* out) {
@@ -38,73 +47,58 @@ int airc_cmd_pack(int argc, char** argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "-o")) {
-      if (++i >= argc) {
-        fprintf(stderr, "airc pack: error: -o needs a file name\n");
-        return 2;
-      }
+      if (++i >= argc) return usage_error("-o needs a file name%s", "");
       out_path = argv[i];
     } else if (!strcmp(a, "--alignment") || !strncmp(a, "--alignment=", 12)) {
       const char* v = a[11] == '=' ? a + 12 : (i + 1 < argc ? argv[++i] : NULL);
-      if (!parse_alignment(v, &alignment)) {
-        fprintf(stderr, "airc pack: error: --alignment needs a power of two, got '%s'\n",
-                v ? v : "");
-        return 2;
-      }
+      if (!parse_alignment(v, &alignment))
+        return usage_error("--alignment needs a power of two, got '%s'", v ? v : "");
     } else if (a[0] == '-' && a[1] != '\0') {
-      fprintf(stderr, "airc pack: error: unknown option '%s'\n", a);
-      usage(stderr);
-      return 2;
+      return usage_error("unknown option: %s", a);
     } else if (in_path) {
-      fprintf(stderr, "airc pack: error: more than one input file ('%s', '%s')\n", in_path, a);
-      return 2;
+      return usage_error("more than one input file: %s", a);
     } else {
       in_path = a;
     }
   }
-  if (!in_path) {
-    fprintf(stderr, "airc pack: error: no input file\n");
-    usage(stderr);
-    return 2;
-  }
+  if (!in_path) return usage_error("no input file%s", "");
+  if (out_path && tool_check_output_path(out_path)) return TOOL_EXIT_FAILURE;
 
-  air_pack_instance_t in;
-  air_status_t s = air_pack_csv_read(NULL, in_path, &in);
-  if (s) {
-    fprintf(stderr, "%s\n", air_status_message(s));
-    air_status_free(s);
-    return 1;
+  /* The tools' reader: a directory, a binary file or an endless stream is a
+   * clear error before the CSV parser sees a byte. */
+  const char* display = tool_display_name(in_path);
+  char* text = NULL;
+  size_t len = 0;
+  if (tool_read_input(in_path, &text, &len)) return TOOL_EXIT_FAILURE;
+  if (tool_refuse_binary(display, text, len)) {
+    free(text);
+    return TOOL_EXIT_FAILURE;
   }
+  air_pack_instance_t in;
+  air_status_t s = air_pack_csv_parse(NULL, text, len, display, &in);
+  free(text);
+  if (s) return tool_fail_status(display, s);
   uint64_t* offsets = malloc((in.count ? in.count : 1) * sizeof *offsets);
   if (!offsets) {
-    fprintf(stderr, "%s: error: out of memory\n", in_path);
     air_pack_instance_free(&in);
-    return 1;
+    return tool_error(TOOL_EXIT_FAILURE, display, "out of memory");
   }
   air_pack_options_t opts = {.alignment = alignment, .flags = AIR_PACK_FLAG_VERIFY};
   air_pack_result_t res;
   s = air_pack_plan(NULL, in.buffers, in.count, &opts, offsets, &res);
   int rc = 0;
-  if (s) {
-    fprintf(stderr, "%s: error: %s\n", in_path, air_status_message(s));
-    air_status_free(s);
-    rc = 1;
-  }
+  if (s) rc = tool_fail_status(display, s);
   FILE* out = NULL;
   if (!rc && out_path) {
     out = strcmp(out_path, "-") ? fopen(out_path, "w") : stdout;
-    if (!out) {
-      fprintf(stderr, "%s: error: cannot write: %s\n", out_path, strerror(errno));
-      rc = 1;
-    }
+    if (!out) rc = tool_error(TOOL_EXIT_FAILURE, out_path, "cannot write: %s", strerror(errno));
   }
   if (!rc && out) {
     fprintf(out, "id,offset\n");
     for (size_t i = 0; i < in.count; ++i)
       fprintf(out, "%llu,%llu\n", (unsigned long long)in.ids[i], (unsigned long long)offsets[i]);
-    if (out != stdout && fclose(out) != 0) {
-      fprintf(stderr, "%s: error: write failed: %s\n", out_path, strerror(errno));
-      rc = 1;
-    }
+    if (out != stdout && fclose(out) != 0)
+      rc = tool_error(TOOL_EXIT_FAILURE, out_path, "write failed: %s", strerror(errno));
   }
   if (!rc) {
     double ratio = res.lower_bound ? (double)res.arena_size / (double)res.lower_bound : 1.0;

@@ -24,6 +24,14 @@
 #include "runtime/target/target.h"
 #include "tool_util.h"
 
+static void usage(FILE* f);
+
+static int usage_error(const char* what, const char* arg) {
+  tool_error(0, "airc report", "%s%s%s", what, arg ? ": " : "", arg ? arg : "");
+  usage(stderr);
+  return TOOL_EXIT_USAGE;
+}
+
 static void usage(FILE* f) {
   fprintf(f,
           "usage: airc report FILE.mlir --target T --emit KIND [-o OUT] [--svg OUT.svg]\n"
@@ -130,51 +138,40 @@ int airc_cmd_report(int argc, char** argv) {
     else if ((m = tool_option_value(argc, argv, &i, "-o", &v)) != 0) slot = &out_path;
     else if ((m = tool_option_value(argc, argv, &i, "--svg", &v)) != 0) slot = &svg_path;
     else if ((m = tool_option_value(argc, argv, &i, "--entry", &v)) != 0) slot = &entry;
-    if (m < 0) {
-      fprintf(stderr, "airc report: error: %s needs a value\n", argv[i]);
-      return TOOL_EXIT_USAGE;
-    }
+    if (m < 0) return usage_error("option needs a value", argv[i]);
     if (slot) {
       *slot = v;
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return TOOL_EXIT_OK;
     } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "airc report: error: unknown option '%s'\n", argv[i]);
-      usage(stderr);
-      return TOOL_EXIT_USAGE;
+      return usage_error("unknown option", argv[i]);
     } else if (in_path) {
-      fprintf(stderr, "airc report: error: more than one input file ('%s', '%s')\n", in_path,
-              argv[i]);
-      return TOOL_EXIT_USAGE;
+      return usage_error("more than one input file", argv[i]);
     } else {
       in_path = argv[i];
     }
   }
-  if (!in_path || !target || !emit) {
-    fprintf(stderr, "airc report: error: %s\n",
-            !in_path ? "no input file" : !target ? "--target is required" : "--emit is required");
-    usage(stderr);
-    return TOOL_EXIT_USAGE;
-  }
+  if (!in_path || !target || !emit)
+    return usage_error(!in_path  ? "no input file"
+                       : !target ? "--target is required"
+                                 : "--emit is required",
+                       NULL);
   const air_target_t* t = NULL;
   air_status_t s = air_target_lookup(NULL, target, &t);
   if (s) {
-    fprintf(stderr, "airc report: error: %s\n", air_status_message(s));
+    tool_report_status("airc report", s);
     air_status_free(s);
+    usage(stderr);
     return TOOL_EXIT_USAGE;
   }
-  if (strcmp(emit, "resources") && !is_schedule_emit(emit)) {
-    fprintf(stderr,
-            "airc report: error: unknown --emit '%s' (resources, memplan, memplan-svg, "
-            "schedule, dot)\n",
-            emit);
-    return TOOL_EXIT_USAGE;
-  }
-  if (svg_path && strcmp(emit, "memplan")) {
-    fprintf(stderr, "airc report: error: --svg goes with --emit memplan\n");
-    return TOOL_EXIT_USAGE;
-  }
+  if (strcmp(emit, "resources") && !is_schedule_emit(emit))
+    return usage_error("unknown --emit (resources, memplan, memplan-svg, schedule, dot)", emit);
+  if (svg_path && strcmp(emit, "memplan"))
+    return usage_error("--svg goes with --emit memplan", NULL);
+  /* Outputs are checked before the work. */
+  if (tool_check_output_path(out_path) || tool_check_output_path(svg_path))
+    return TOOL_EXIT_FAILURE;
 
   const char* display = tool_display_name(in_path);
   char* text = NULL;
@@ -191,20 +188,23 @@ int airc_cmd_report(int argc, char** argv) {
   s = air_context_create(NULL, NULL, &ctx);
   if (!s && air_artifact_sniff(text, len)) {
     s = load_airbin(ctx, text, len, display, target, entry, &prog, &loaded);
+  } else if (!s && tool_refuse_binary(display, text, len)) {
+    prog = NULL; /* reported; nothing to do */
   } else {
     if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
+    if (prog) tool_print_warnings(prog);
   }
   if (s) {
     tool_report_status(display, s);
     air_status_free(s);
-  } else {
+  } else if (prog) {
     rc = is_schedule_emit(emit)
              ? run_schedule(prog, t, display, entry, emit, svg_path, loaded, &out)
              : run(prog, t, display, &out);
     if (is_schedule_emit(emit)) loaded = NULL; /* run_schedule took it */
   }
   if (out.oom) {
-    fprintf(stderr, "%s: error: out of memory\n", display);
+    tool_error(0, display, "out of memory");
     rc = TOOL_EXIT_FAILURE;
   } else if (out.len && tool_write_output(out_path, out.data, out.len)) {
     rc = TOOL_EXIT_FAILURE;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char k_magic[6] = {'\x93', 'N', 'U', 'M', 'P', 'Y'};
 
@@ -291,9 +292,27 @@ int npy_parse(const void* bytes, size_t length, npy_array_t* out, char* err, siz
 }
 
 int npy_read_file(const char* path, npy_array_t* out, char* err, size_t errlen) {
+  int too_big = 0;
+  return npy_read_file_limited(path, UINT64_MAX, out, err, errlen, &too_big);
+}
+
+int npy_read_file_limited(const char* path, uint64_t max_bytes, npy_array_t* out, char* err,
+                          size_t errlen, int* too_big) {
   memset(out, 0, sizeof *out);
+  *too_big = 0;
   FILE* f = fopen(path, "rb");
   if (!f) return fail(err, errlen, "cannot open file: %s", strerror(errno));
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0) {
+    int dir = S_ISDIR(st.st_mode);
+    if (dir || (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max_bytes)) {
+      fclose(f);
+      *too_big = !dir;
+      return fail(err, errlen, dir ? "is a directory, not a .npy file"
+                                   : "the file is larger than %llu bytes",
+                  (unsigned long long)max_bytes);
+    }
+  }
   char* data = NULL;
   size_t len = 0, cap = 0;
   int rc = 0;
@@ -310,6 +329,11 @@ int npy_read_file(const char* path, npy_array_t* out, char* err, size_t errlen) 
     }
     size_t got = fread(data + len, 1, cap - len, f);
     len += got;
+    if ((uint64_t)len > max_bytes) {
+      *too_big = 1;
+      rc = fail(err, errlen, "the file is larger than %llu bytes", (unsigned long long)max_bytes);
+      break;
+    }
     if (got == 0) {
       if (ferror(f)) rc = fail(err, errlen, "read error: %s", strerror(errno));
       break;

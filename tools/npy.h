@@ -38,6 +38,11 @@ int npy_parse(const void* bytes, size_t length, npy_array_t* out, char* err, siz
 
 /* Reads and parses a file. Messages do not repeat the path. */
 int npy_read_file(const char* path, npy_array_t* out, char* err, size_t errlen);
+/* The same, reading at most `max_bytes`: a bigger file (or an endless stream) fails
+ * with *too_big set, so the caller can say what size it wanted. A directory fails
+ * as one. */
+int npy_read_file_limited(const char* path, uint64_t max_bytes, npy_array_t* out, char* err,
+                          size_t errlen, int* too_big);
 
 /* Encodes `a` as a .npy file image into a malloc'ed buffer (free()). */
 int npy_encode(const npy_array_t* a, void** out_bytes, size_t* out_length, char* err,

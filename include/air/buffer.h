@@ -22,12 +22,14 @@ extern "C" {
 
 typedef struct air_buffer_t air_buffer_t;
 
-/* Allocates `size` bytes (64-byte aligned, zero-filled). */
+/* Allocates `size` bytes (64-byte aligned, zero-filled). `flags` is reserved and
+ * must be 0 (anything else is INVALID_ARGUMENT). */
 AIR_API air_status_t air_buffer_allocate(air_device_t* device, uint64_t size, uint32_t flags,
                                          air_buffer_t** out_buffer);
 
 /* Wraps `size` bytes at `host_ptr`; the memory must stay valid until the buffer is
- * released and every command using it has completed. */
+ * released and every command using it has completed. `flags` is reserved and must
+ * be 0. */
 AIR_API air_status_t air_buffer_import(air_device_t* device, void* host_ptr, uint64_t size,
                                        uint32_t flags, air_buffer_t** out_buffer);
 
@@ -38,7 +40,8 @@ AIR_API uint64_t air_buffer_size(const air_buffer_t* buffer);
 /* Access intent for air_buffer_map. */
 enum { AIR_MAP_READ = 1u << 0, AIR_MAP_WRITE = 1u << 1 };
 
-/* Maps [offset, offset + length) for host access; OUT_OF_RANGE past the end. */
+/* Maps [offset, offset + length) for host access; OUT_OF_RANGE past the end.
+ * `access` is AIR_MAP_READ, AIR_MAP_WRITE or both. */
 AIR_API air_status_t air_buffer_map(air_buffer_t* buffer, uint64_t offset, uint64_t length,
                                     uint32_t access, void** out_ptr);
 /* Ends a mapping (writes become visible to the device). */

@@ -48,6 +48,8 @@ typedef struct air_dispatch_options_t {
   struct air_trace_t* trace;
 } air_dispatch_options_t;
 
+/* Creates an empty command buffer to record into. `flags` is reserved and must be 0
+ * (anything else is INVALID_ARGUMENT). */
 AIR_API air_status_t air_command_buffer_create(air_device_t* device, uint32_t flags,
                                                air_command_buffer_t** out_command_buffer);
 AIR_API void air_command_buffer_retain(air_command_buffer_t* command_buffer);

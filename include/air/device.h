@@ -45,6 +45,20 @@ typedef struct air_device_info_t {
 
 AIR_API air_status_t air_device_query(const air_device_t* device, air_device_info_t* out_info);
 
+/* One driver this libairrt knows, for listing what `air_device_open` takes. */
+typedef struct air_driver_info_t {
+  const char* name;  /* "cpu", "hsa", "xrt": what a URI starts with */
+  const char* forms; /* the URI forms it opens, e.g. "cpu, cpu:threads=N" */
+  uint32_t built;    /* 1 when compiled into this build; a built driver still
+                        answers UNAVAILABLE when its hardware or runtime is absent */
+} air_driver_info_t;
+
+/* The number of drivers, built or not (drivers not built answer UNAVAILABLE). */
+AIR_API uint32_t air_device_driver_count(void);
+/* Describes driver `index` (< air_device_driver_count(); INVALID_ARGUMENT past it).
+ * Its strings are static. */
+AIR_API air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* out_info);
+
 /* Submits `command_buffer` to queue `queue`: it starts once every timepoint of
  * `wait` is reached, and when it completes every timepoint of `signal` is signalled.
  * If a wait fails or the work fails, the signal semaphores fail with that status.

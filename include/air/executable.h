@@ -39,7 +39,10 @@ enum {
  * entry function whose parameters a dispatch can bind. A verified program always
  * runs: an entry the scheduler refuses (an L3 alloc with no static size, say)
  * runs on the dynamic path instead, and air_executable_schedule_info returns the
- * scheduler's located error as the reason. Only running out of memory fails. */
+ * scheduler's located error as the reason. A program the verifier rejects fails
+ * with the verifier's list of violations; otherwise only running out of memory
+ * fails. `flags`: 0 or AIR_EXECUTABLE_NO_SCHEDULE (other bits are
+ * INVALID_ARGUMENT). */
 AIR_API air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
                                            uint32_t flags, air_executable_t** out_executable);
 

@@ -22,11 +22,19 @@ extern "C" {
 
 typedef struct air_program_t air_program_t;
 
+/* The largest text parsed unless air_parse_options_t.max_bytes says otherwise:
+ * 256 MiB, far above any program, far below what would exhaust a machine. */
+#define AIR_PARSE_DEFAULT_MAX_BYTES ((uint64_t)256 << 20)
+
 /* Options for parsing; zero-initialised means defaults. */
 typedef struct air_parse_options_t {
   uint32_t flags;       /* reserved, must be 0 */
   const char* filename; /* used in diagnostics; NULL means "<input>" */
   uint32_t first_line;  /* line number of the text's first line; 0 means 1 */
+  /* The most bytes of text accepted; 0 means AIR_PARSE_DEFAULT_MAX_BYTES,
+   * UINT64_MAX no limit. Longer text (or a file that keeps going, like
+   * /dev/zero) fails with RESOURCE_EXHAUSTED naming the limit, before parsing. */
+  uint64_t max_bytes;
 } air_parse_options_t;
 
 /* Creates an empty program (a module with no operations). */
@@ -38,7 +46,9 @@ AIR_API air_status_t air_program_parse(air_context_t* context, const char* text,
                                const air_parse_options_t* options,
                                air_program_t** out_program);
 
-/* Reads and parses a file. */
+/* Reads and parses a file, reading no more than the options' max_bytes (so an
+ * endless stream is an error, not exhausted memory); a directory or a missing
+ * file is an error naming the path. */
 AIR_API air_status_t air_program_parse_file(air_context_t* context, const char* path,
                                     const air_parse_options_t* options,
                                     air_program_t** out_program);
@@ -50,12 +60,12 @@ AIR_API void air_program_destroy(air_program_t* program);
 typedef air_status_t (*air_write_fn_t)(void* user_data, const char* data, size_t length);
 
 /* Prints the program as AIR text. The output parses back to the same program, and
- * printing that again gives the same text. */
+ * printing that again gives the same text. `flags` is reserved and must be 0. */
 AIR_API air_status_t air_program_print(const air_program_t* program, uint32_t flags,
                                air_write_fn_t write, void* user_data);
 
 /* Prints into a NUL-terminated string allocated with the context's allocator;
- * release it with air_program_free_string(). */
+ * release it with air_program_free_string(). `flags` as for air_program_print. */
 AIR_API air_status_t air_program_print_to_string(const air_program_t* program, uint32_t flags,
                                          char** out_text, size_t* out_length);
 
@@ -65,7 +75,8 @@ AIR_API void air_program_free_string(const air_program_t* program, char* text);
 /* Checks every rule of the AIR spec that one program can break. `target` is NULL
  * for the checks that hold on every target, or a target name ("cpu", "npu1",
  * "npu2", "mi300x"). The status lists every violation, one
- * `file:line:col: error: [rule] message` line each. */
+ * `file:line:col: error: [rule] message` line each. `flags` is reserved and must
+ * be 0. */
 AIR_API air_status_t air_program_verify(const air_program_t* program, const char* target,
                                 uint32_t flags);
 

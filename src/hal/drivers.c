@@ -45,6 +45,25 @@ const air_driver_t* air_drivers(uint32_t* out_count) {
   return k_drivers;
 }
 
+uint32_t air_device_driver_count(void) {
+  return (uint32_t)(sizeof k_drivers / sizeof k_drivers[0]);
+}
+
+air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* out_info) {
+  if (!out_info || index >= air_device_driver_count())
+    return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_device_driver_info: %s (there are %u drivers)",
+                      out_info ? "index out of range" : "NULL argument",
+                      air_device_driver_count());
+  const air_driver_t* d = &k_drivers[index];
+  out_info->name = d->name;
+  out_info->forms = d->forms;
+  /* A row still holding its placeholder is a driver this build leaves out; a
+   * driver that lands replaces the placeholder and is then listed as built. */
+  out_info->built = d->open != open_hsa && d->open != open_xrt;
+  return NULL;
+}
+
 /* "a, b, c" from one string field of every driver. */
 static void list_drivers(char* out, size_t cap, bool forms) {
   size_t at = 0;

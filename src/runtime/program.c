@@ -1,6 +1,8 @@
 /* program.c - the public program API: thin glue over parse, print and verify. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "air/program.h"
 #include "runtime/base/mem.h"
@@ -18,6 +20,21 @@ air_status_t air_program_create(air_context_t* context, air_program_t** out_prog
   return air_ir_program_new(context, "<builder>", out_program);
 }
 
+/* "<name>: error: ... more than the limit of ..." for text over max_bytes. */
+static air_status_t too_big(const air_allocator_t* a, const char* name, uint64_t have,
+                            uint64_t max) {
+  char limit[32];
+  if (max % ((uint64_t)1 << 20) == 0)
+    snprintf(limit, sizeof limit, "%llu MiB", (unsigned long long)(max >> 20));
+  else
+    snprintf(limit, sizeof limit, "%llu bytes", (unsigned long long)max);
+  return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED,
+                    "%s: error: the input is %s%llu bytes, more than the limit of %s "
+                    "(air_parse_options_t.max_bytes)",
+                    name ? name : "<input>", have == UINT64_MAX ? "over " : "",
+                    (unsigned long long)(have == UINT64_MAX ? max : have), limit);
+}
+
 air_status_t air_program_parse(air_context_t* context, const char* text, size_t length,
                                const air_parse_options_t* options,
                                air_program_t** out_program) {
@@ -28,6 +45,9 @@ air_status_t air_program_parse(air_context_t* context, const char* text, size_t 
   if (options && options->flags)
     return AIR_STATUS(&context->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_program_parse: unknown flags 0x%x", options->flags);
+  uint64_t max = options && options->max_bytes ? options->max_bytes : AIR_PARSE_DEFAULT_MAX_BYTES;
+  if ((uint64_t)length > max)
+    return too_big(&context->allocator, options ? options->filename : NULL, length, max);
   air_program_t* p = NULL;
   AIR_RETURN_IF_ERROR(
       air_ir_program_new(context, options ? options->filename : NULL, &p));
@@ -49,8 +69,22 @@ air_status_t air_program_parse_file(air_context_t* context, const char* path,
                       "air_program_parse_file: NULL argument");
   const air_allocator_t* a = &context->allocator;
   *out_program = NULL;
+  uint64_t max = options && options->max_bytes ? options->max_bytes : AIR_PARSE_DEFAULT_MAX_BYTES;
   FILE* f = fopen(path, "rb");
-  if (!f) return AIR_STATUS(a, AIR_STATUS_NOT_FOUND, "%s: cannot open file", path);
+  if (!f)
+    return AIR_STATUS(a, errno == ENOENT ? AIR_STATUS_NOT_FOUND : AIR_STATUS_PERMISSION_DENIED,
+                      "%s: error: cannot open file: %s", path, strerror(errno));
+  /* A directory opens and fails only when read; a regular file's size is known
+   * before reading it. Streams meet the limit while being read. */
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) ||
+                                     (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max))) {
+    fclose(f);
+    if (S_ISDIR(st.st_mode))
+      return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s: error: is a directory, not a file",
+                        path);
+    return too_big(a, path, (uint64_t)st.st_size, max);
+  }
   char* buf = NULL;
   size_t len = 0, cap = 0;
   air_status_t s = NULL;
@@ -62,8 +96,14 @@ air_status_t air_program_parse_file(air_context_t* context, const char* path,
     }
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
+    if ((uint64_t)len > max) {
+      s = too_big(a, path, UINT64_MAX, max);
+      break;
+    }
     if (n == 0) {
-      if (ferror(f)) s = AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: read error", path);
+      if (ferror(f))
+        s = AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: error: read error: %s", path,
+                       strerror(errno));
       break;
     }
   }
@@ -85,6 +125,9 @@ air_status_t air_program_print(const air_program_t* program, uint32_t flags,
   if (!program || !write)
     return AIR_STATUS(program ? &program->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_program_print: NULL argument");
+  if (flags)
+    return AIR_STATUS(&program->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_program_print: unknown flags 0x%x", flags);
   air_sb_t sb;
   air_sb_init(&sb, &program->allocator);
   air_status_t s = air_print(program, flags, &sb);
@@ -101,6 +144,9 @@ air_status_t air_program_print_to_string(const air_program_t* program, uint32_t 
     return AIR_STATUS(program ? &program->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_program_print_to_string: NULL argument");
   *out_text = NULL;
+  if (flags)
+    return AIR_STATUS(&program->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_program_print_to_string: unknown flags 0x%x", flags);
   air_sb_t sb;
   air_sb_init(&sb, &program->allocator);
   air_status_t s = air_print(program, flags, &sb);
@@ -125,6 +171,9 @@ air_status_t air_program_verify(const air_program_t* program, const char* target
                                 uint32_t flags) {
   if (!program)
     return AIR_STATUS(NULL, AIR_STATUS_INVALID_ARGUMENT, "air_program_verify: NULL program");
+  if (flags)
+    return AIR_STATUS(&program->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_program_verify: unknown flags 0x%x", flags);
   return air_verify(program, target, flags);
 }
 

@@ -63,8 +63,11 @@ mismatch)
   err_has "returns no memref"
   run 1 "$air_run" "$vadd" --entry nosuch
   err_has "no entry function @nosuch"
-  run 1 "$air_run" "$vadd" --device nosuch:0
-  err_has "error: "
+  # A misspelt device is bad usage, like an empty one (exit 2 for both).
+  run 2 "$air_run" "$vadd" --device nosuch:0
+  err_has "^air-run: error: unknown device driver 'nosuch'"
+  run 2 "$air_run" "$vadd" --device ""
+  err_has "^air-run: error: empty device URI"
   run 1 "$air_run" "$vadd" --random --output 2=/nonexistent-dir/c.npy
   err_has "/nonexistent-dir/c\\.npy: error: cannot create file"
   ;;

@@ -89,3 +89,27 @@ char* air_sb_take(air_sb_t* sb, size_t* out_len) {
   sb->len = sb->cap = 0;
   return d;
 }
+
+const char* air_quote(char* buf, size_t cap, const char* s, size_t n) {
+  size_t o = 0, i = 0;
+  if (cap == 0) return buf;
+  /* Room is kept for one escape (4), "..." (3) and the NUL. */
+  for (; i < n && i < AIR_QUOTE_MAX && o + 8 < cap; ++i) {
+    unsigned char c = (unsigned char)s[i];
+    if (c >= 0x20 && c < 0x7f) {
+      buf[o++] = (char)c;
+    } else {
+      static const char k_hex[] = "0123456789abcdef";
+      buf[o++] = '\\';
+      buf[o++] = 'x';
+      buf[o++] = k_hex[c >> 4];
+      buf[o++] = k_hex[c & 15];
+    }
+  }
+  if (i < n && o + 4 <= cap) {
+    memcpy(buf + o, "...", 3);
+    o += 3;
+  }
+  buf[o] = 0;
+  return buf;
+}

@@ -28,4 +28,11 @@ void air_sb_vprintf(air_sb_t* sb, const char* fmt, va_list ap);
 /* Takes the buffer (NUL-terminated, never NULL unless oom); the sb is reset. */
 char* air_sb_take(air_sb_t* sb, size_t* out_len);
 
+/* Input echoed in a message: printable ASCII kept, any other byte as \xNN, and at
+ * most AIR_QUOTE_MAX bytes of it followed by "...", so a 50 MB token or a binary
+ * file comes back as a short readable fragment. Writes into `buf` (at least
+ * AIR_QUOTE_BUF bytes; a smaller one gets less) and returns it. */
+enum { AIR_QUOTE_MAX = 48, AIR_QUOTE_BUF = AIR_QUOTE_MAX * 4 + 8 };
+const char* air_quote(char* buf, size_t cap, const char* s, size_t n);
+
 #endif /* AIR_RUNTIME_BASE_STRBUF_H_ */

@@ -461,17 +461,40 @@ bool air_aff_eval(const air_aff_t* e, const int64_t* dims, const int64_t* syms, 
   }
 }
 
-/* `file:line:col: <severity>: <message>` on the program's allocator, or NULL. */
+/* `file:line:col: <severity>: <message>` on the program's allocator, or NULL. Each
+ * line is cut at AIR_IR_MAX_DIAG bytes, whatever a message quotes. */
 static char* format_diag(const air_program_t* p, const char* severity, uint32_t line,
                          uint32_t col, const char* fmt, va_list ap) {
   air_sb_t sb;
   air_sb_init(&sb, &p->allocator);
   air_sb_printf(&sb, "%s:%u:%u: %s: ", p->filename, line, col, severity);
   air_sb_vprintf(&sb, fmt, ap);
+  if (!sb.oom && sb.len > AIR_IR_MAX_DIAG) {
+    size_t at = 0, start = 0, out = 0;
+    for (; at <= sb.len; ++at) { /* keep the head of every line */
+      if (at < sb.len && sb.data[at] != '\n') continue;
+      size_t n = at - start;
+      size_t keep = n > AIR_IR_MAX_DIAG + 3 ? AIR_IR_MAX_DIAG : n;
+      memmove(sb.data + out, sb.data + start, keep);
+      out += keep;
+      if (keep < n) {
+        memcpy(sb.data + out, "...", 3); /* fits: more than 3 bytes were cut */
+        out += 3;
+      }
+      if (at < sb.len) sb.data[out++] = '\n';
+      start = at + 1;
+    }
+    sb.len = out;
+    sb.data[out] = 0;
+  }
   return air_sb_take(&sb, NULL);
 }
 
 void air_ir_warn(air_program_t* p, uint32_t line, uint32_t col, const char* fmt, ...) {
+  if (p->n_warnings >= AIR_IR_MAX_WARNINGS) {
+    ++p->n_warnings_dropped;
+    return;
+  }
   if (!grow(p, (void**)&p->warnings, &p->cap_warnings, p->n_warnings + 1, sizeof(char*)))
     return;
   va_list ap;
@@ -479,6 +502,19 @@ void air_ir_warn(air_program_t* p, uint32_t line, uint32_t col, const char* fmt,
   char* s = format_diag(p, "warning", line, col, fmt, ap);
   va_end(ap);
   if (s) p->warnings[p->n_warnings++] = s;
+}
+
+void air_ir_warn_finish(air_program_t* p) {
+  if (!p->n_warnings_dropped ||
+      !grow(p, (void**)&p->warnings, &p->cap_warnings, p->n_warnings + 1, sizeof(char*)))
+    return;
+  air_sb_t sb;
+  air_sb_init(&sb, &p->allocator);
+  air_sb_printf(&sb, "%s: warning: ... and %llu more warning%s", p->filename,
+                (unsigned long long)p->n_warnings_dropped, p->n_warnings_dropped == 1 ? "" : "s");
+  char* s = air_sb_take(&sb, NULL);
+  if (s) p->warnings[p->n_warnings++] = s;
+  p->n_warnings_dropped = 0;
 }
 
 air_status_t air_ir_error_at(const air_program_t* p, air_status_code_t code, uint32_t line,

@@ -363,6 +363,7 @@ struct air_program_t {
   uint32_t n_aliases, cap_aliases;
   char** warnings;
   uint32_t n_warnings, cap_warnings;
+  uint64_t n_warnings_dropped; /* past AIR_IR_MAX_WARNINGS: counted, not kept */
 
   air_op_t* module;         /* kind MODULE, regions[0] is the body */
 };
@@ -442,9 +443,19 @@ static inline air_op_t* air_ir_parent_op(const air_op_t* op) {
 typedef bool (*air_ir_walk_fn)(air_op_t* op, void* user);
 bool air_ir_walk(air_op_t* op, air_ir_walk_fn fn, void* user);
 
-/* Records a parse-time warning `file:line:col: warning: msg`. */
+/* Records a parse-time warning `file:line:col: warning: msg`. The first
+ * AIR_IR_MAX_WARNINGS are kept; later ones are only counted, so a million unknown
+ * lines cost a counter, not a million messages. */
+enum { AIR_IR_MAX_WARNINGS = 10 };
 void air_ir_warn(air_program_t* p, uint32_t line, uint32_t col, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* After parsing: when warnings were dropped, one last `file: warning: ... and N
+ * more warnings` says how many. */
+void air_ir_warn_finish(air_program_t* p);
+
+/* The longest diagnostic line kept (bytes); the rest of a longer one is cut with
+ * "...", a safety net under the parser's own shortening of echoed input. */
+enum { AIR_IR_MAX_DIAG = 2000 };
 
 /* A status `file:line:col: error: msg` for a location in this program. */
 air_status_t air_ir_error_at(const air_program_t* p, air_status_code_t code,

@@ -56,7 +56,7 @@ static air_status_t parse_opaque(air_parser_t* P, air_block_t* blk, const air_to
     air_tk_t k = P->tok.kind;
     if (k == AIR_TK_ERROR) return air_parse_fail(P, "a token");
     if (k == AIR_TK_EOF || k == AIR_TK_FILE_META) {
-      if (depth > 0) return PERR_TOK(P, "unexpected end of input inside '%.*s'", (int)at->len, at->s);
+      if (depth > 0) return PERR_TOK(P, "unexpected end of input inside '%s'", air_parse_q(P, at->s, at->len));
       break;
     }
     if (depth == 0 && (P->tok.line > last_line || k == AIR_TK_RBRACE)) break;
@@ -68,8 +68,8 @@ static air_status_t parse_opaque(air_parser_t* P, air_block_t* blk, const air_to
                       : k == AIR_TK_RSQUARE ? AIR_TK_LSQUARE
                                             : AIR_TK_LBRACE;
       if (depth == 0 || open[depth - 1] != want)
-        return PERR_TOK(P, "unbalanced '%.*s' in operation '%.*s'", (int)P->tok.len, P->tok.s,
-                        (int)at->len, at->s);
+        return PERR_TOK(P, "unbalanced '%s' in operation '%s'", air_parse_q(P, P->tok.s, P->tok.len),
+                        air_parse_q(P, at->s, at->len));
       --depth;
     }
     end = P->tok.s + P->tok.len;
@@ -80,7 +80,7 @@ static air_status_t parse_opaque(air_parser_t* P, air_block_t* blk, const air_to
   TRY(air_parse_new_op(P, blk, AIR_OP_OPAQUE, at, 0, 0, 0, 0, &op));
   if (!(op->text = air_ir_strndup(P->p, at->s, (size_t)(end - at->s)))) return air_parse_oom(P);
   air_ir_warn(P->p, at->line, at->col,
-              "operation '%.*s' is not supported; kept as opaque text", (int)at->len, at->s);
+              "operation '%s' is not supported; kept as opaque text", air_parse_q(P, at->s, at->len));
   return NULL;
 }
 
@@ -125,6 +125,27 @@ static bool op_lookup(const air_parser_t* P, const char* s, size_t len, air_opki
   return false;
 }
 
+/* Whether a word is spelled like an operation of some dialect, `dialect.op`: an
+ * identifier, a dot, more name. Only such words are kept as another dialect's
+ * opaque operations; "hello world" is not a program. */
+static bool looks_like_op_name(const char* s, size_t n) {
+  size_t dot = 0;
+  if (n < 3 || !((s[0] >= 'a' && s[0] <= 'z') || (s[0] >= 'A' && s[0] <= 'Z') || s[0] == '_'))
+    return false;
+  for (size_t i = 1; i < n; ++i) {
+    char c = s[i];
+    bool ident = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_' || c == '$';
+    if (c == '.') {
+      if (s[i - 1] == '.') return false;
+      if (!dot) dot = i;
+    } else if (!ident) {
+      return false;
+    }
+  }
+  return dot > 0 && s[n - 1] != '.';
+}
+
 static air_status_t parse_op(air_parser_t* P, air_block_t* blk) {
   air_token_t at = P->tok;
   uint32_t rmark = P->n_refs, tmark = P->n_tys, imark = P->n_ixs, amark = P->n_nattrs;
@@ -136,9 +157,9 @@ static air_status_t parse_op(air_parser_t* P, air_block_t* blk) {
   }
   air_token_t name = P->tok;
   if (name.kind == AIR_TK_STRING)
-    return PERR_TOK(P, "unsupported operation %.*s: the generic operation form is not "
+    return PERR_TOK(P, "unsupported operation %s: the generic operation form is not "
                        "supported",
-                    (int)name.len, name.s);
+                    air_parse_q(P, name.s, name.len));
   if (name.kind != AIR_TK_BARE) return air_parse_fail(P, "an operation name");
   air_opkind_t kind;
   bool known = op_lookup(P, name.s, name.len, &kind);
@@ -147,12 +168,17 @@ static air_status_t parse_op(air_parser_t* P, air_block_t* blk) {
   if (!known) {
     bool top = blk == P->p->module->regions[0];
     bool air = name.len > 4 && memcmp(name.s, "air.", 4) == 0;
-    if (top && !air && b.n == 0) return parse_opaque(P, blk, &name);
-    return PERR_TOK(P, "unsupported operation '%.*s'", (int)name.len, name.s);
+    bool op_like = looks_like_op_name(name.s, name.len);
+    if (top && !air && b.n == 0 && op_like) return parse_opaque(P, blk, &name);
+    if (!op_like)
+      return PERR_TOK(P, "expected an operation, found '%s' (operations are named dialect.op, "
+                         "e.g. func.func or air.channel)",
+                      air_parse_q(P, name.s, name.len));
+    return PERR_TOK(P, "unsupported operation '%s'", air_parse_q(P, name.s, name.len));
   }
   air_parse_next(P);
   air_parse_op_fn fn = op_fn(air_opkind_class(kind));
-  if (!fn) return PERR(P, name.line, name.col, "unsupported operation '%.*s'", (int)name.len, name.s);
+  if (!fn) return PERR(P, name.line, name.col, "unsupported operation '%s'", air_parse_q(P, name.s, name.len));
   TRY(fn(P, blk, kind, &at, &b));
   P->n_refs = rmark;
   P->n_tys = tmark;
@@ -266,6 +292,7 @@ air_status_t air_parse(air_program_t* p, const char* text, size_t len, uint32_t 
   bool ok = P->t_index && P->t_i1 && P->t_token &&
             air_mem_grow(a, (void**)&P->tys, &P->cap_tys, 16, sizeof(air_tid_t));
   air_status_t s = ok ? parse_top(P) : air_parse_oom(P);
+  if (!s) air_ir_warn_finish(p);
   air_mem_free(a, P->refs);
   air_mem_free(a, P->tys);
   air_mem_free(a, P->ixs);

@@ -136,8 +136,7 @@ static air_status_t aff_factor(air_parser_t* P, const affine_ids_t* ids,
         k = AIR_AFF_SYM;
       }
     if (pos < 0)
-      s = PERR_TOK(P, "use of undeclared identifier '%.*s' in affine expression", (int)t->len,
-                   t->s);
+      s = PERR_TOK(P, "use of undeclared identifier '%s' in affine expression", air_parse_q(P, t->s, t->len));
     else
       s = aff_node(P, k, pos, NULL, NULL, out);
     if (!s) air_parse_next(P);

@@ -416,7 +416,7 @@ static air_status_t opt_token_type(air_parser_t* P, air_tid_t* t) {
   air_token_t at = P->tok;
   TRY(air_parse_type(P, t));
   if (!air_ir_type_is_token(P->p, *t))
-    return PERR(P, at.line, at.col, "expected a token type, found '%.*s'", (int)at.len, at.s);
+    return PERR(P, at.line, at.col, "expected a token type, found '%s'", air_parse_q(P, at.s, at.len));
   return NULL;
 }
 

@@ -129,7 +129,7 @@ static air_status_t opaque_attr(air_parser_t* P, air_attr_t* out) {
   } else {
     end = from + P->tok.len;
     if (end < lx->len && lx->text[end] == '<' && !air_lex_balanced_end(lx, end, &end))
-      return PERR_TOK(P, "unbalanced brackets in attribute '%.*s'", (int)P->tok.len, P->tok.s);
+      return PERR_TOK(P, "unbalanced brackets in attribute '%s'", air_parse_q(P, P->tok.s, P->tok.len));
   }
   /* A typed attribute keeps its type: `dense<1.0> : tensor<4xf32>`. */
   size_t j = skip_ws(lx, end);
@@ -450,7 +450,7 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
         air_parse_next(P);
       } else if (a < 0 && !air_parse_tok_followed_by(P, '<') &&
                  !memchr(t->name, '.', t->name_len)) {
-        s = PERR_TOK(P, "undefined attribute alias '#%.*s'", (int)t->name_len, t->name);
+        s = PERR_TOK(P, "undefined attribute alias '#%s'", air_parse_q(P, t->name, t->name_len));
       } else {
         s = opaque_attr(P, out);
       }
@@ -492,7 +492,7 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
       } else if (air_parse_tok_followed_by(P, '<') || is_foreign_type_name(t)) {
         s = opaque_attr(P, out);
       } else {
-        s = PERR_TOK(P, "expected an attribute value, found '%.*s'", (int)t->len, t->s);
+        s = PERR_TOK(P, "expected an attribute value, found '%s'", air_parse_q(P, t->s, t->len));
       }
       break;
     default: s = air_parse_fail(P, "an attribute value"); break;
@@ -508,8 +508,7 @@ air_status_t air_parse_map_ref(air_parser_t* P, air_attr_kind_t want, air_attr_t
   if (P->tok.kind == AIR_TK_HASH) {
     int32_t a = alias_find(P, P->tok.name, P->tok.name_len);
     if (a < 0)
-      return PERR_TOK(P, "undefined attribute alias '#%.*s'", (int)P->tok.name_len,
-                      P->tok.name);
+      return PERR_TOK(P, "undefined attribute alias '#%s'", air_parse_q(P, P->tok.name, P->tok.name_len));
     memset(out, 0, sizeof(*out));
     out->kind = AIR_ATTR_ALIAS;
     out->i = a;
@@ -521,7 +520,7 @@ air_status_t air_parse_map_ref(air_parser_t* P, air_attr_kind_t want, air_attr_t
   }
   *resolved = air_ir_attr_resolve(P->p, out);
   if (!*resolved || (*resolved)->kind != want)
-    return PERR(P, at.line, at.col, "'%.*s' is not %s", (int)at.len, at.s, what);
+    return PERR(P, at.line, at.col, "'%s' is not %s", air_parse_q(P, at.s, at.len), what);
   return NULL;
 }
 
@@ -542,8 +541,8 @@ air_status_t air_parse_alias_def(air_parser_t* P) {
     for (uint32_t i = 0; i < P->n_talias; ++i)
       if (P->talias[i].len == name.name_len &&
           memcmp(P->talias[i].s, name.name, name.name_len) == 0)
-        return PERR(P, name.line, name.col, "redefinition of type alias '!%.*s'",
-                    (int)name.name_len, name.name);
+        return PERR(P, name.line, name.col, "redefinition of type alias '!%s'",
+                    air_parse_q(P, name.name, name.name_len));
     air_tid_t t;
     TRY(air_parse_type(P, &t));
     if (!air_mem_grow(&P->p->allocator, (void**)&P->talias, &P->cap_talias,
@@ -564,8 +563,8 @@ air_status_t air_parse_alias_def(air_parser_t* P) {
     return NULL;
   }
   if (alias_find(P, name.name, name.name_len) >= 0)
-    return PERR(P, name.line, name.col, "redefinition of attribute alias '#%.*s'",
-                (int)name.name_len, name.name);
+    return PERR(P, name.line, name.col, "redefinition of attribute alias '#%s'",
+                air_parse_q(P, name.name, name.name_len));
   air_attr_t v;
   TRY(air_parse_attr(P, &v));
   char buf[256];

@@ -53,29 +53,19 @@ void air_parse_resume_at(air_parser_t* P, size_t to) {
   air_parse_next(P);
 }
 
+const char* air_parse_q(air_parser_t* P, const char* s, size_t n) {
+  char* q = P->quotes[P->next_quote++ % 4];
+  return air_quote(q, sizeof P->quotes[0], s, n);
+}
+
 static const char* tokdesc(air_parser_t* P) {
   const air_token_t* t = &P->tok;
   if (t->kind == AIR_TK_EOF) return "end of input";
-  char* d = P->desc;
-  size_t o = 0;
-  uint32_t n = 0;
-  d[o++] = '\'';
-  /* Room is kept for an escape (4), "..." (3), the quote and the NUL. */
-  for (; n < t->len && n < 40 && o + 9 < sizeof P->desc; ++n) {
-    unsigned char c = (unsigned char)t->s[n];
-    if (c >= 0x20 && c < 0x7f) {
-      d[o++] = (char)c;
-    } else {
-      snprintf(d + o, 5, "\\x%02x", c);
-      o += 4;
-    }
-  }
-  if (n < t->len) {
-    memcpy(d + o, "...", 3);
-    o += 3;
-  }
-  d[o++] = '\'';
-  d[o] = 0;
+  /* Quoted, in the buffer after the quote's own. */
+  char* d = P->quotes[P->next_quote++ % 4];
+  d[0] = '\'';
+  air_quote(d + 1, sizeof P->quotes[0] - 2, t->s, t->len);
+  strcat(d, "'");
   return d;
 }
 

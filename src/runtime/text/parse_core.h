@@ -25,6 +25,7 @@
 #define AIR_RUNTIME_TEXT_PARSE_CORE_H_
 
 #include "runtime/base/mem.h"
+#include "runtime/base/strbuf.h"
 #include "runtime/base/status_util.h"
 #include "runtime/ir/ir.h"
 #include "runtime/text/lex.h"
@@ -96,7 +97,10 @@ struct air_parser_t {
   int depth;
   bool old_tokens; /* implied token types use !air.async.token */
   air_tid_t t_index, t_i1, t_token;
-  char desc[96];   /* scratch for token descriptions in messages */
+  /* Scratch for input echoed in messages (air_parse_q): a few at once, since one
+   * message may quote two tokens. */
+  char quotes[4][AIR_QUOTE_BUF];
+  uint32_t next_quote;
 
   /* Scratch stacks. */
   air_pref_t* refs;
@@ -152,6 +156,9 @@ size_t air_parse_tok_off(const air_parser_t* P);
 void air_parse_resume_at(air_parser_t* P, size_t to);
 /* "expected WHAT, found 'tok'" at the current token (or the lexer's message). */
 air_status_t air_parse_fail(air_parser_t* P, const char* what);
+/* `n` bytes of input as a message may quote them (air_quote: short, printable).
+ * Valid until four more quotes are made. */
+const char* air_parse_q(air_parser_t* P, const char* s, size_t n);
 air_status_t air_parse_expect(air_parser_t* P, air_tk_t kind, const char* what);
 air_status_t air_parse_expect_kw(air_parser_t* P, const char* kw);
 /* The out-of-memory status, naming the input position. */

@@ -343,8 +343,8 @@ static air_status_t affine_operands(air_parser_t* P, const air_token_t* mt, uint
   if (air_parse_accept(P, AIR_TK_LSQUARE)) TRY(air_parse_ref_list(P, AIR_TK_RSQUARE, ns));
   if (*nd != want_d || *ns != want_s)
     return PERR(P, mt->line, mt->col,
-                "'%.*s' takes %u dimension%s and %u symbol%s, but %u and %u are given",
-                (int)mt->len, mt->s, want_d, want_d == 1 ? "" : "s", want_s,
+                "'%s' takes %u dimension%s and %u symbol%s, but %u and %u are given",
+                air_parse_q(P, mt->s, mt->len), want_d, want_d == 1 ? "" : "s", want_s,
                 want_s == 1 ? "" : "s", *nd, *ns);
   return NULL;
 }

@@ -171,7 +171,7 @@ static air_status_t op_constant(air_parser_t* P, air_block_t* blk, air_opkind_t 
       return PERR(P, vt.line, vt.col, "unsupported constant '%s'", v.s);
     if (!v.type) return air_parse_fail(P, "':' and the type of the constant");
   } else if (vt.kind == AIR_TK_BARE) {
-    return PERR_TOK(P, "unsupported constant value '%.*s'", (int)vt.len, vt.s);
+    return PERR_TOK(P, "unsupported constant value '%s'", air_parse_q(P, vt.s, vt.len));
   } else {
     return air_parse_fail(P, "a constant value");
   }
@@ -204,7 +204,7 @@ static air_status_t op_arith(air_parser_t* P, air_block_t* blk, air_opkind_t kin
     pred = kind == AIR_OP_CMPI ? air_cmpi_pred_lookup(pt.s, pt.len)
                                : air_cmpf_pred_lookup(pt.s, pt.len);
     if (pred < 0)
-      return PERR_TOK(P, "unknown predicate '%.*s' for '%s'", (int)pt.len, pt.s,
+      return PERR_TOK(P, "unknown predicate '%s' for '%s'", air_parse_q(P, pt.s, pt.len),
                       air_opkind_name(kind));
     air_parse_next(P);
     TRY(air_parse_expect(P, AIR_TK_COMMA, "',' after the predicate"));

@@ -128,7 +128,7 @@ air_status_t air_parse_skip_op_flags(air_parser_t* P) {
     size_t at = (size_t)(P->tok.s - P->lx.text) + P->tok.len, end;
     if (at >= P->lx.len || P->lx.text[at] != '<') return NULL;
     if (!air_lex_balanced_end(&P->lx, at, &end))
-      return PERR_TOK(P, "unbalanced '<' after '%.*s'", (int)P->tok.len, P->tok.s);
+      return PERR_TOK(P, "unbalanced '<' after '%s'", air_parse_q(P, P->tok.s, P->tok.len));
     air_lex_advance(&P->lx, end);
     air_parse_next(P);
   }
@@ -257,8 +257,8 @@ air_status_t air_parse_region(air_parser_t* P, air_op_t* op, uint32_t index,
                          "at %u:%u",
                       open.line, open.col);
     if (P->tok.kind == AIR_TK_CARET)
-      return PERR_TOK(P, "a region may hold only one block; found block label '%.*s'",
-                      (int)P->tok.len, P->tok.s);
+      return PERR_TOK(P, "a region may hold only one block; found block label '%s'",
+                      air_parse_q(P, P->tok.s, P->tok.len));
     TRY(P->parse_op(P, blk));
   }
   air_token_t close = P->tok;

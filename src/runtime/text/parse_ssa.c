@@ -180,7 +180,7 @@ air_status_t air_parse_scope_pop(air_parser_t* P) {
   if (undefined >= 0) {
     const air_psym_t* y = &P->syms[undefined];
     /* The table is dropped with the parser after an error; no need to unwind. */
-    return PERR(P, y->line, y->col, "use of undefined value '%%%.*s'", (int)y->len, y->s);
+    return PERR(P, y->line, y->col, "use of undefined value '%%%s'", air_parse_q(P, y->s, y->len));
   }
   uint32_t kept = sc.undo_mark;
   for (uint32_t k = P->n_undo; k-- > sc.undo_mark;) {
@@ -205,8 +205,8 @@ static air_status_t type_clash(air_parser_t* P, const air_pref_t* r, air_tid_t w
                                air_tid_t have) {
   char a[128], b[128];
   return PERR(P, r->line, r->col,
-              "use of value '%%%.*s' expects different type than prior uses: '%s' vs '%s'",
-              (int)r->len, r->s, air_parse_type_str(P, want, a, sizeof a),
+              "use of value '%%%s' expects different type than prior uses: '%s' vs '%s'",
+              air_parse_q(P, r->s, r->len), air_parse_type_str(P, want, a, sizeof a),
               air_parse_type_str(P, have, b, sizeof b));
 }
 
@@ -252,8 +252,8 @@ air_status_t air_parse_use(air_parser_t* P, const air_pref_t* r, air_tid_t type,
     if (!y->fwd) {
       if (idx >= y->n)
         return PERR(P, r->line, r->col,
-                    "result number %u is out of range: '%%%.*s' has %u value%s", idx,
-                    (int)r->len, r->s, y->n, y->n == 1 ? "" : "s");
+                    "result number %u is out of range: '%%%s' has %u value%s", idx,
+                    air_parse_q(P, r->s, r->len), y->n, y->n == 1 ? "" : "s");
       air_vid_t v = y->vids[idx];
       if (type && !air_parse_types_match(P, type, air_ir_value_type(P->p, v)))
         return type_clash(P, r, type, air_ir_value_type(P->p, v));
@@ -270,11 +270,11 @@ air_status_t air_parse_use(air_parser_t* P, const air_pref_t* r, air_tid_t type,
       return NULL;
     }
     if (!type)
-      return PERR(P, r->line, r->col, "use of undefined value '%%%.*s'", (int)r->len, r->s);
+      return PERR(P, r->line, r->col, "use of undefined value '%%%s'", air_parse_q(P, r->s, r->len));
     return placeholder(P, e, idx, type, out);
   }
   if (!type)
-    return PERR(P, r->line, r->col, "use of undefined value '%%%.*s'", (int)r->len, r->s);
+    return PERR(P, r->line, r->col, "use of undefined value '%%%s'", air_parse_q(P, r->s, r->len));
   if (idx >= MAX_FWD_RESULT)
     return PERR(P, r->line, r->col, "result number %u is too large", idx);
   TRY(new_entry(P, r, h, &e));
@@ -295,21 +295,21 @@ air_status_t air_parse_bind(air_parser_t* P, const air_pref_t* name, air_vid_t* 
       air_psym_t* y = &P->syms[P->slots[at].e];
       if (!y->fwd)
         return PERR(P, name->line, name->col,
-                    "redefinition of value '%%%.*s' (first defined at %u:%u)",
-                    (int)name->len, name->s, y->line, y->col);
+                    "redefinition of value '%%%s' (first defined at %u:%u)",
+                    air_parse_q(P, name->s, name->len), y->line, y->col);
       for (uint32_t i = 0; i < y->n; ++i) {
         air_vid_t v = y->vids[i];
         if (!v) continue;
         if (i >= n)
           return PERR(P, y->line, y->col,
-                      "use of '%%%.*s#%u', but its definition at %u:%u has %u value%s",
-                      (int)name->len, name->s, i, name->line, name->col, n,
+                      "use of '%%%s#%u', but its definition at %u:%u has %u value%s",
+                      air_parse_q(P, name->s, name->len), i, name->line, name->col, n,
                       n == 1 ? "" : "s");
         if (!air_parse_types_match(P, air_ir_value_type(p, v), types[i])) {
           char a[128], b[128];
           return PERR(P, name->line, name->col,
-                      "'%%%.*s' is defined with type '%s' but was used at %u:%u as '%s'",
-                      (int)name->len, name->s, air_parse_type_str(P, types[i], a, sizeof a),
+                      "'%%%s' is defined with type '%s' but was used at %u:%u as '%s'",
+                      air_parse_q(P, name->s, name->len), air_parse_type_str(P, types[i], a, sizeof a),
                       y->line, y->col,
                       air_parse_type_str(P, air_ir_value_type(p, v), b, sizeof b));
         }

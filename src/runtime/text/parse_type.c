@@ -134,7 +134,7 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
   if (P->tok.kind == AIR_TK_BARE) elem = air_parse_elem(P->tok.s, P->tok.len);
   if (elem == AIR_ELEM_NONE) {
     if (P->tok.kind == AIR_TK_BARE || P->tok.kind == AIR_TK_BANG)
-      return PERR_TOK(P, "unsupported memref element type '%.*s'", (int)P->tok.len, P->tok.s);
+      return PERR_TOK(P, "unsupported memref element type '%s'", air_parse_q(P, P->tok.s, P->tok.len));
     return air_parse_fail(P, "a memref element type");
   }
   air_parse_next(P);
@@ -151,8 +151,8 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
         if (!air_lex_balanced_end(lx, from + P->tok.len, &end))
           return PERR_TOK(P, "unbalanced brackets in memref layout");
       } else if (P->tok.kind == AIR_TK_HASH || P->tok.kind == AIR_TK_BARE) {
-        return PERR_TOK(P, "unsupported memref layout or memory space '%.*s'",
-                        (int)P->tok.len, P->tok.s);
+        return PERR_TOK(P, "unsupported memref layout or memory space '%s'",
+                        air_parse_q(P, P->tok.s, P->tok.len));
       } else {
         return air_parse_fail(P, "a memref layout or memory space");
       }
@@ -164,7 +164,7 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
     }
     if (P->tok.kind != AIR_TK_INT) {
       if (P->tok.kind == AIR_TK_HASH || P->tok.kind == AIR_TK_BARE)
-        return PERR_TOK(P, "unsupported memory space '%.*s'", (int)P->tok.len, P->tok.s);
+        return PERR_TOK(P, "unsupported memory space '%s'", air_parse_q(P, P->tok.s, P->tok.len));
       return air_parse_fail(P, "a memory space");
     }
     if (P->tok.overflow || P->tok.u > INT32_MAX)
@@ -195,7 +195,7 @@ air_status_t air_parse_type(air_parser_t* P, air_tid_t* out) {
       return *out ? NULL : air_parse_oom(P);
     }
     if (air_parse_tok_is(t, "memref")) return parse_memref(P, out);
-    return PERR_TOK(P, "unsupported type '%.*s'", (int)t->len, t->s);
+    return PERR_TOK(P, "unsupported type '%s'", air_parse_q(P, t->s, t->len));
   }
   if (t->kind == AIR_TK_BANG) {
     if (t->name_len == 9 && memcmp(t->name, "air.token", 9) == 0) {
@@ -207,7 +207,7 @@ air_status_t air_parse_type(air_parser_t* P, air_tid_t* out) {
       for (uint32_t i = 0; i < P->n_talias; ++i)
         if (P->talias[i].len == t->name_len && memcmp(P->talias[i].s, t->name, t->name_len) == 0)
           *out = P->talias[i].type;
-      if (!*out) return PERR_TOK(P, "unsupported type '%.*s'", (int)t->len, t->s);
+      if (!*out) return PERR_TOK(P, "unsupported type '%s'", air_parse_q(P, t->s, t->len));
     }
     air_parse_next(P);
     return *out ? NULL : air_parse_oom(P);

@@ -149,7 +149,10 @@ static air_status_t finish(air_vctx_t* v) {
         continue;
       if (out.len) air_sb_putc(&out, '\n');
       air_sb_printf(&out, "%s:%u:%u: error: ", p->filename, d->line, d->col);
-      air_sb_append(&out, v->text.data + d->off, d->len);
+      /* A message quoting a huge name is cut, as every diagnostic is (ir.h). */
+      size_t n = d->len > AIR_IR_MAX_DIAG ? AIR_IR_MAX_DIAG : d->len;
+      air_sb_append(&out, v->text.data + d->off, n);
+      if (n < d->len) air_sb_puts(&out, "...");
       last = d;
     }
     if (v->n_dropped)

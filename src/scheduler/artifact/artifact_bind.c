@@ -28,7 +28,8 @@ static air_status_t check_memplan_ops(const char* name, const air_schedule_t* s,
   const air_allocator_t* a = &s->allocator;
   const air_memplan_t* M = &s->memplan;
   uint32_t* planned = air_arena_alloc(arena, ((size_t)pre->n + 1) * sizeof *planned);
-  if (!planned) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", name);
+  if (!planned) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED,
+                                  "%s: error: out of memory", name);
   for (uint32_t r = 0; r < M->n_arenas; ++r) {
     const air_memplan_arena_t* R = &M->arenas[r];
     const air_op_t* owner = NULL;

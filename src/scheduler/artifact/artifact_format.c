@@ -61,7 +61,7 @@ air_status_t air_art_corrupt(const air_allocator_t* a, const char* name, const c
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: %s", name, msg);
+  return AIR_STATUS(a, AIR_STATUS_DATA_LOSS, "%s: error: %s", name, msg);
 }
 
 void* air_art_array(air_arena_t* arena, size_t n, size_t size) {

@@ -35,9 +35,16 @@ typedef struct reader_t {
 
 static air_status_t not_airbin(const reader_t* r, const char* why) {
   return AIR_STATUS(r->a, AIR_STATUS_INVALID_ARGUMENT,
-                    "%s: not an .airbin: %s (an .airbin is an ELF64 little-endian ET_REL "
+                    "%s: error: not an .airbin: %s (an .airbin is an ELF64 little-endian ET_REL "
                     "file for EM_NONE with a .air.meta section)",
                     r->name, why);
+}
+
+/* What libelf says went wrong; it has nothing to say (elf_errmsg gives "no error")
+ * for much of a malformed image, which is then all there is to say. */
+static const char* elf_why(void) {
+  int e = elf_errno();
+  return e ? elf_errmsg(e) : "malformed or cut short";
 }
 
 /* Finds the .air.* sections. */
@@ -46,7 +53,7 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
   if (!eh) {
     if (elf_kind(elf) == ELF_K_ELF && gelf_getclass(elf) != ELFCLASS64)
       return not_airbin(r, "not ELF64");
-    return air_art_corrupt(r->a, r->name, "unreadable ELF header (%s)", elf_errmsg(-1));
+    return air_art_corrupt(r->a, r->name, "unreadable ELF header (%s)", elf_why());
   }
   if (eh->e_ident[EI_DATA] != ELFDATA2LSB) return not_airbin(r, "big-endian");
   if (eh->e_machine != EM_NONE || eh->e_type != ET_REL ||
@@ -66,7 +73,7 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
   if (fits && shnum == 0 && eh->e_shoff) {
     fits = image_size - eh->e_shoff >= sizeof(Elf64_Shdr);
     if (fits && elf_getshdrnum(elf, &shnum) != 0)
-      return air_art_corrupt(r->a, r->name, "section table: %s", elf_errmsg(-1));
+      return air_art_corrupt(r->a, r->name, "section table: %s", elf_why());
   }
   if (!fits || shnum > (image_size - eh->e_shoff) / sizeof(Elf64_Shdr))
     return air_art_corrupt(r->a, r->name,
@@ -74,14 +81,14 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
                            "aligned table of 64-byte entries inside the %zu-byte file",
                            shnum, eh->e_shentsize, (unsigned long long)eh->e_shoff, image_size);
   if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-    return air_art_corrupt(r->a, r->name, "section table: %s", elf_errmsg(-1));
+    return air_art_corrupt(r->a, r->name, "section table: %s", elf_why());
   for (Elf_Scn* scn = elf_nextscn(elf, NULL); scn; scn = elf_nextscn(elf, scn)) {
     Elf64_Shdr* sh = elf64_getshdr(scn);
-    if (!sh) return air_art_corrupt(r->a, r->name, "section table: %s", elf_errmsg(-1));
+    if (!sh) return air_art_corrupt(r->a, r->name, "section table: %s", elf_why());
     const char* nm = elf_strptr(elf, shstrndx, sh->sh_name);
     if (!nm)
       return air_art_corrupt(r->a, r->name, "section %zu: bad name (%s)", elf_ndxscn(scn),
-                             elf_errmsg(-1));
+                             elf_why());
     int which = -1;
     for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i)
       if (strcmp(nm, k_air_art_sections[i].name) == 0) which = i;
@@ -102,7 +109,7 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
                              (unsigned long long)sh->sh_entsize, (unsigned long long)entsize);
     Elf_Data* d = elf_rawdata(scn, NULL);
     if (sh->sh_size && (!d || !d->d_buf || d->d_size != sh->sh_size))
-      return air_art_corrupt(r->a, r->name, "%s: unreadable (%s)", nm, elf_errmsg(-1));
+      return air_art_corrupt(r->a, r->name, "%s: unreadable (%s)", nm, elf_why());
     static const uint8_t k_empty[1] = {0};
     r->sec[which] = sh->sh_size ? d->d_buf : k_empty;
     r->size[which] = sh->sh_size;
@@ -228,7 +235,7 @@ static air_status_t decode(const reader_t* r, air_schedule_t* s) {
   if (!s->target || !s->entry || !s->cmds || !s->queue_kind || !P->queues || !P->waves ||
       !P->cmds || !P->waits || !M->arenas || !M->buffers || !s->pred_off || !s->wave_pred_end ||
       !s->group || !s->aff_off)
-    return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r->name);
+    return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", r->name);
   for (uint32_t i = 0; i < s->n_cmds; ++i) {
     record(r, AIR_ART_CMDS, i, v);
     s->cmds[i] = (air_sched_cmd_t){(uint32_t)v[0], (uint32_t)v[1]};
@@ -257,7 +264,7 @@ static air_status_t decode(const reader_t* r, air_schedule_t* s) {
                              k_lists[l].field, (unsigned long long)rs);
     lists[l] = ARENA_ARRAY(ar, uint32_t, count);
     if (!lists[l])
-      return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r->name);
+      return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", r->name);
     for (uint32_t k = 0; k < count; ++k) {
       record(r, k_lists[l].section, k, v);
       lists[l][k] = (uint32_t)v[0];
@@ -318,7 +325,8 @@ static air_status_t load_program(const reader_t* r, air_context_t* context,
                                  const air_schedule_t* s, air_program_t** out) {
   size_t nlen = strlen(r->name) + sizeof "[.air.program]";
   char* fname = r->a->alloc(r->a->self, nlen);
-  if (!fname) return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r->name);
+  if (!fname) return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED,
+                                "%s: error: out of memory", r->name);
   snprintf(fname, nlen, "%s[.air.program]", r->name);
   air_parse_options_t opts = {.filename = fname};
   air_status_t st = air_program_parse(context, (const char*)r->sec[AIR_ART_PROGRAM],
@@ -346,12 +354,17 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
   const air_allocator_t* a = air_context_allocator(context);
   reader_t r = {.a = a, .name = name ? name : "<memory>"};
   if (!air_artifact_sniff(data, size))
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s: not an ELF file (no ELF magic)",
-                      r.name);
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "%s: error: not an .airbin: not an ELF file (no ELF magic)", r.name);
+  /* libelf takes a short header for a file of some other kind; say what it is. */
+  if (size < sizeof(Elf64_Ehdr))
+    return air_art_corrupt(a, r.name, "cut short: %zu bytes, less than the %zu-byte ELF header",
+                           size, sizeof(Elf64_Ehdr));
   if (elf_version(EV_CURRENT) == EV_NONE)
-    return AIR_STATUS(a, AIR_STATUS_INTERNAL, "artifact: libelf: %s", elf_errmsg(-1));
+    return AIR_STATUS(a, AIR_STATUS_INTERNAL, "artifact: error: libelf: %s", elf_why());
   char* copy = a->alloc(a->self, size);
-  if (!copy) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", r.name);
+  if (!copy) return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED,
+                               "%s: error: out of memory", r.name);
   memcpy(copy, data, size);
   air_schedule_t* s = NULL;
   air_program_t* program = NULL;
@@ -359,7 +372,7 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
   air_status_t st = NULL;
   Elf* elf = elf_memory(copy, size);
   if (!elf) {
-    st = air_art_corrupt(a, r.name, "unreadable ELF image (%s)", elf_errmsg(-1));
+    st = air_art_corrupt(a, r.name, "unreadable ELF image (%s)", elf_why());
     goto done;
   }
   if ((st = read_sections(&r, elf, size)) || (st = read_meta(&r))) goto done;
@@ -405,17 +418,19 @@ air_status_t air_artifact_read_file(air_context_t* context, const char* path,
     int err = errno;
     if (fd >= 0) close(fd);
     return AIR_STATUS(a, err == ENOENT ? AIR_STATUS_NOT_FOUND : AIR_STATUS_UNAVAILABLE,
-                      "%s: cannot open: %s", path, strerror(err));
+                      "%s: error: cannot open: %s", path, strerror(err));
   }
   if (!S_ISREG(st_buf.st_mode)) {
     close(fd);
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s: not a regular file", path);
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s: error: %s", path,
+                      S_ISDIR(st_buf.st_mode) ? "is a directory, not an .airbin"
+                                              : "not a regular file");
   }
   size_t size = (size_t)st_buf.st_size, got = 0;
   uint8_t* data = a->alloc(a->self, size ? size : 1);
   if (!data) {
     close(fd);
-    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: out of memory", path);
+    return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", path);
   }
   while (got < size) {
     ssize_t n = read(fd, data + got, size - got);
@@ -426,7 +441,8 @@ air_status_t air_artifact_read_file(air_context_t* context, const char* path,
   close(fd);
   air_status_t st = got == size ? air_artifact_read(context, data, size, path, out_program,
                                                     out_schedule)
-                                : AIR_STATUS(a, AIR_STATUS_UNAVAILABLE, "%s: read error", path);
+                                : AIR_STATUS(a, AIR_STATUS_UNAVAILABLE, "%s: error: read error",
+                                             path);
   a->free(a->self, data);
   return st;
 }

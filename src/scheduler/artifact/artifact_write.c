@@ -212,7 +212,7 @@ static air_status_t errno_status(const air_allocator_t* a, int err, const char* 
                            : err == EACCES || err == EPERM || err == EROFS
                                ? AIR_STATUS_PERMISSION_DENIED
                                : AIR_STATUS_UNAVAILABLE;
-  return AIR_STATUS(a, code, "%s: cannot %s: %s", path, what, strerror(err));
+  return AIR_STATUS(a, code, "%s: error: cannot %s: %s", path, what, strerror(err));
 }
 
 air_status_t air_artifact_write_file(const air_allocator_t* allocator,

@@ -9,6 +9,7 @@
 
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
+#include "runtime/base/strbuf.h"
 #include "scheduler/pack/pack.h"
 
 enum { COL_ID, COL_LOWER, COL_UPPER, COL_SIZE, COL_COUNT };
@@ -86,16 +87,20 @@ static int cmp_id_line(const void* a, const void* b) {
   return x[1] < y[1] ? -1 : x[1] > y[1];
 }
 
+/* `NAME:LINE:COL: error: ...`, the shape every tool's diagnostics have; COL is the
+ * 1-based byte column of the field at fault (1 for the whole line). */
 static air_status_t csv_error(const air_allocator_t* allocator, const char* name, size_t line,
-                              const char* fmt, ...) __attribute__((format(printf, 4, 5)));
+                              size_t col, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 static air_status_t csv_error(const air_allocator_t* allocator, const char* name, size_t line,
-                              const char* fmt, ...) {
+                              size_t col, const char* fmt, ...) {
   char msg[256];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return AIR_STATUS(allocator, AIR_STATUS_INVALID_ARGUMENT, "%s:%zu: error: %s", name, line, msg);
+  return AIR_STATUS(allocator, AIR_STATUS_INVALID_ARGUMENT, "%s:%zu:%zu: error: %s", name, line,
+                    col, msg);
 }
 
 static air_status_t parse_header(const air_allocator_t* allocator, const char* name, line_t l,
@@ -103,24 +108,27 @@ static air_status_t parse_header(const air_allocator_t* allocator, const char* n
   line_t f[8];
   size_t n = split(l, f, 8);
   int seen[COL_COUNT] = {0};
+  char q[AIR_QUOTE_BUF];
   if (n > COL_COUNT)
-    return csv_error(allocator, name, line_no,
+    return csv_error(allocator, name, line_no, 1,
                      "header has %zu columns, expected id,lower,upper,size", n);
   for (size_t i = 0; i < n; ++i) {
     int c = -1;
     for (int k = 0; k < COL_COUNT; ++k)
       if (f[i].n == strlen(k_columns[k]) && memcmp(f[i].p, k_columns[k], f[i].n) == 0) c = k;
     if (c < 0)
-      return csv_error(allocator, name, line_no,
-                       "unknown column '%.*s', expected id,lower,upper,size", (int)f[i].n, f[i].p);
+      return csv_error(allocator, name, line_no, (size_t)(f[i].p - l.p) + 1,
+                       "unknown column '%s', expected id,lower,upper,size",
+                       air_quote(q, sizeof q, f[i].p, f[i].n));
     if (seen[c])
-      return csv_error(allocator, name, line_no, "column '%s' appears twice", k_columns[c]);
+      return csv_error(allocator, name, line_no, (size_t)(f[i].p - l.p) + 1,
+                       "column '%s' appears twice", k_columns[c]);
     seen[c] = 1;
     col_of_field[i] = c;
   }
   for (int k = 0; k < COL_COUNT; ++k)
     if (!seen[k])
-      return csv_error(allocator, name, line_no,
+      return csv_error(allocator, name, line_no, 1,
                        "missing column '%s' (expected id,lower,upper,size)", k_columns[k]);
   return NULL;
 }
@@ -155,7 +163,7 @@ air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char*
     have_header = 1;
   }
   if (!have_header)
-    return csv_error(allocator, name, line_no ? line_no : 1,
+    return csv_error(allocator, name, line_no ? line_no : 1, 1,
                      "empty input, expected header id,lower,upper,size");
 
   air_pack_buffer_t* bufs = allocator->alloc(allocator->self, max_rows * sizeof *bufs);
@@ -174,7 +182,7 @@ air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char*
     line_t f[COL_COUNT];
     size_t n = split(l, f, COL_COUNT);
     if (n != COL_COUNT) {
-      status = csv_error(allocator, name, line_no,
+      status = csv_error(allocator, name, line_no, 1,
                          "expected 4 fields (id,lower,upper,size), got %zu", n);
       goto fail;
     }
@@ -182,19 +190,21 @@ air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char*
     for (int i = 0; i < COL_COUNT; ++i) {
       int c = col_of_field[i];
       int rc = parse_u64(f[i], &v[c]);
+      size_t col = (size_t)(f[i].p - l.p) + 1;
+      char q[AIR_QUOTE_BUF]; /* a field echoed: short and printable, even from a binary file */
       if (rc == 1)
-        status = csv_error(allocator, name, line_no, "%s '%.*s' is not a number", k_columns[c],
-                           (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' is not a number",
+                           k_columns[c], air_quote(q, sizeof q, f[i].p, f[i].n));
       else if (rc == 2)
-        status = csv_error(allocator, name, line_no, "%s '%.*s' is negative", k_columns[c],
-                           (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' is negative", k_columns[c],
+                           air_quote(q, sizeof q, f[i].p, f[i].n));
       else if (rc == 3)
-        status = csv_error(allocator, name, line_no, "%s '%.*s' does not fit in 64 bits",
-                           k_columns[c], (int)f[i].n, f[i].p);
+        status = csv_error(allocator, name, line_no, col, "%s '%s' does not fit in 64 bits",
+                           k_columns[c], air_quote(q, sizeof q, f[i].p, f[i].n));
       if (status) goto fail;
     }
     if (v[COL_UPPER] <= v[COL_LOWER]) {
-      status = csv_error(allocator, name, line_no, "upper %llu must be greater than lower %llu",
+      status = csv_error(allocator, name, line_no, 1, "upper %llu must be greater than lower %llu",
                          (unsigned long long)v[COL_UPPER], (unsigned long long)v[COL_LOWER]);
       goto fail;
     }
@@ -208,7 +218,7 @@ air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char*
   for (size_t i = 1; i < count; ++i) {
     if (id_line[2 * i] == id_line[2 * i - 2]) {
       status = csv_error(
-          allocator, name, (size_t)id_line[2 * i + 1], "duplicate id %llu (first on line %llu)",
+          allocator, name, (size_t)id_line[2 * i + 1], 1, "duplicate id %llu (first on line %llu)",
           (unsigned long long)id_line[2 * i], (unsigned long long)id_line[2 * i - 1]);
       goto fail;
     }

@@ -60,7 +60,11 @@ air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* out_info)
   out_info->forms = d->forms;
   /* A row still holding its placeholder is a driver this build leaves out; a
    * driver that lands replaces the placeholder and is then listed as built. */
-  out_info->built = d->open != open_hsa && d->open != open_xrt;
+  out_info->built = d->open != open_xrt;
+#ifndef AIR_HAVE_HSA
+  /* Without the HSA headers the hsa row only says so. */
+  if (d->open == air_hsa_device_open) out_info->built = 0;
+#endif
   return NULL;
 }
 

@@ -277,8 +277,8 @@ air_status_t air_hsa_device_open(air_context_t* context, const char* params, con
 #ifndef AIR_HAVE_HSA
   (void)out_device;
   return AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
-                    "device '%s': this libairrt was built without the HSA headers "
-                    "(libhsa-runtime-dev), so it has no AMD GPU driver", uri);
+                    "device '%s': driver not built into this libairrt (it was compiled "
+                    "without the HSA headers, libhsa-runtime-dev)", uri);
 #else
   air_hsa_api_t api;
   AIR_RETURN_IF_ERROR(air_hsa_api_load(a, NULL, &api));

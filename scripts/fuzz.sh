@@ -27,7 +27,8 @@ case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
   code-object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact or code-object, not '$target'" >&2
+  txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, code-object, txn or aie, not '$target'" >&2
      exit 2 ;;
 esac
 
@@ -53,6 +54,16 @@ if [ "$target" = parse ]; then
 elif [ "$target" = code-object ]; then
   seeds=("$root/tests/fuzz/code_object_corpus")
   [ -d "$build/tests/amdgpu" ] && seeds+=("$build/tests/amdgpu")
+elif [ "$target" = txn ] || [ "$target" = aie ]; then
+  seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
+  if [ "$target" = txn ]; then
+    mkdir -p "$build/txn-seeds"
+    for f in "$root"/tests/data/npu/*.mlir "$root"/tests/fuzz/aie_corpus/*.mlir; do
+      "$build/tools/airc" npu-insts "$f" -o "$build/txn-seeds/$(basename "$f" .mlir).bin" \
+        2>/dev/null || true
+    done
+    seeds+=("$build/txn-seeds")
+  fi
 else
   # Valid artifacts of today's compiler, next to the kept findings.
   seeds=("$root/tests/fuzz/artifact_corpus" "$build/artifact-seeds")

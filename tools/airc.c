@@ -34,6 +34,8 @@ int airc_cmd_report(int argc, char** argv);
 int airc_cmd_compile(int argc, char** argv);
 /* tools/airc_inspect.c: an AMDGPU code object's target and kernels. */
 int airc_cmd_inspect(int argc, char** argv);
+/* tools/airc_npu.c: an mlir-aie module's NPU instruction stream, and its listing. */
+int airc_cmd_npu_insts(int argc, char** argv);
 
 /* Keep TOOLS.md's spellings. */
 static const airc_command_t k_commands[] = {
@@ -51,6 +53,9 @@ static const airc_command_t k_commands[] = {
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
     {"inspect", airc_cmd_inspect, "FILE.hsaco|FILE.airbin [--json]",
      "print an AMDGPU code object's target, kernels and kernel arguments"},
+    {"npu-insts", airc_cmd_npu_insts,
+     "FILE.mlir [--format bin|hex] [-o OUT] [--no-fold-ddr-offset] | --decode FILE",
+     "lower an mlir-aie module's runtime sequence to NPU instructions, or list a stream"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 
@@ -65,7 +70,7 @@ static void print_usage(FILE* out) {
           "\n"
           "commands:\n");
   for (size_t i = 0; i < k_command_count; ++i)
-    fprintf(out, "  %-8s %s\n", k_commands[i].name, k_commands[i].summary);
+    fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
   fprintf(out,
           "\n"
           "FILE may be '-' for standard input. Exit status: 0 success, 1 error in the\n"

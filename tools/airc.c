@@ -34,6 +34,8 @@ int airc_cmd_report(int argc, char** argv);
 int airc_cmd_compile(int argc, char** argv);
 /* tools/airc_inspect.c: an AMDGPU code object's target and kernels. */
 int airc_cmd_inspect(int argc, char** argv);
+/* tools/airc_targets.c: the devices that can be targets, with their facts. */
+int airc_cmd_targets(int argc, char** argv);
 /* tools/airc_npu.c: an mlir-aie module's NPU instruction stream, and its listing. */
 int airc_cmd_npu_insts(int argc, char** argv);
 
@@ -53,6 +55,8 @@ static const airc_command_t k_commands[] = {
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
     {"inspect", airc_cmd_inspect, "FILE.hsaco|FILE.airbin [--json]",
      "print an AMDGPU code object's target, kernels and kernel arguments"},
+    {"targets", airc_cmd_targets, "[--json]",
+     "list the devices that can be targets (geometry, memory, DMA, BDs, locks)"},
     {"npu-insts", airc_cmd_npu_insts,
      "FILE.mlir [--format bin|hex] [-o OUT] [--no-fold-ddr-offset] | --decode FILE",
      "lower an mlir-aie module's runtime sequence to NPU instructions, or list a stream"},
@@ -127,8 +131,8 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
       if (is_verify)
         fprintf(stdout,
                 "  --split-input-file  check each `// -----` separated part on its own\n"
-                "  --target T          also check what target T (cpu, npu1, npu2, mi300x)\n"
-                "                      needs, and that the program fits it (tiles, L1 and\n"
+                "  --target T          also check what target T needs (`airc targets` lists\n"
+                "                      them), and that the program fits it (tiles, L1 and\n"
                 "                      L2 bytes, DMA channels; as compile and report do);\n"
                 "                      without it only target-independent rules\n");
       else

@@ -17,7 +17,7 @@
 static void usage(FILE* f) {
   fprintf(f,
           "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]\n"
-          "  Verifies the program for target T (cpu, npu1, npu2, mi300x), compiles the\n"
+          "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
           "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n");
 }

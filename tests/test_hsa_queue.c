@@ -350,6 +350,7 @@ static void cross_queue(void** state) {
   assert_null(air_hsa_queue_wait(b, eb));
   assert_true(atomic_load(&f->rec.slow_done));
   assert_null(air_hsa_queue_wait(a, ea));
+  air_hsa_queue_give_signal(a, sig);
   air_hsa_queue_destroy(b);
   air_hsa_queue_destroy(a);
 }
@@ -408,6 +409,7 @@ static void errors_reach_waiters(void** state) {
   s = air_hsa_queue_submit(a, ops, 1, NULL, NULL, NULL, NULL);
   assert_int_equal(air_status_code(s), AIR_STATUS_UNAVAILABLE);
   air_status_free(s);
+  air_hsa_queue_give_signal(a, sigs[1]);
   air_hsa_queue_destroy(b);
   air_hsa_queue_destroy(a);
   assert_int_equal(atomic_load(&da.errors), 1);

@@ -159,10 +159,17 @@ static air_status_t buffer_import(air_device_t* base, void* host_ptr, uint64_t s
 /*--- executables -------------------------------------------------------------*/
 
 static void executable_destroy(air_resource_t* r) {
-  air_executable_t* e = (air_executable_t*)r;
+  air_hsa_executable_t* x = (air_hsa_executable_t*)r;
+  air_executable_t* e = &x->base;
+  air_hsa_device_t* d = (air_hsa_device_t*)e->device;
   air_allocator_t a = e->allocator;
+  for (uint32_t i = 0; i < e->n_entries; ++i) {
+    air_hsa_plan_free(&a, &d->sys, e->entries[i].prepared);
+    if (x->refusals) air_status_free(x->refusals[i]);
+  }
+  air_mem_free(&a, x->refusals);
   air_executable_deinit(e);
-  air_mem_free(&a, e);
+  air_mem_free(&a, x);
 }
 
 static const air_executable_vtable_t k_executable_vtable = {.resource = {executable_destroy}};
@@ -172,19 +179,36 @@ static const air_executable_vtable_t k_executable_vtable = {.resource = {executa
  * shares, so every GPU is scheduled as that target until the table has more. */
 static const char k_gpu_target[] = "mi300x";
 
+/* Each entry is planned once (hsa_launch.h): its code objects loaded, its
+ * launches resolved. An entry the driver cannot run keeps the refusal, which its
+ * dispatch returns; the other entries stay usable. */
 static air_status_t executable_create(air_device_t* base, const air_program_t* program,
                                       uint32_t flags, air_schedule_t* loaded,
                                       air_executable_t** out) {
-  air_executable_t* e = air_mem_calloc(&base->allocator, 1, sizeof *e);
-  if (!e) {
+  air_hsa_device_t* d = (air_hsa_device_t*)base;
+  air_hsa_executable_t* x = air_mem_calloc(&base->allocator, 1, sizeof *x);
+  if (!x) {
     air_schedule_free(loaded);
     return AIR_STATUS_OOM(&base->allocator, "hsa executable");
   }
+  air_executable_t* e = &x->base;
   air_status_t s = air_executable_init(e, &k_executable_vtable, base, program, k_gpu_target,
                                        flags, loaded);
   if (s) {
-    air_mem_free(&base->allocator, e);
+    air_mem_free(&base->allocator, x);
     return s;
+  }
+  x->refusals = air_mem_calloc(&base->allocator, e->n_entries ? e->n_entries : 1,
+                               sizeof *x->refusals);
+  if (!x->refusals) {
+    executable_destroy(&e->resource);
+    return AIR_STATUS_OOM(&base->allocator, "hsa executable");
+  }
+  for (uint32_t i = 0; i < e->n_entries; ++i) {
+    if (e->entries[i].why_not) continue;
+    air_hsa_plan_t* plan = NULL;
+    x->refusals[i] = air_hsa_plan_create(&base->allocator, &d->sys, e->program, &e->entries[i], &plan);
+    e->entries[i].prepared = plan;
   }
   *out = e;
   return NULL;

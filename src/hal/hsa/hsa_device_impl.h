@@ -9,6 +9,7 @@
 
 #include "hal/driver.h"
 #include "hal/hsa/hsa_api.h"
+#include "hal/hsa/hsa_launch.h"
 #include "hal/hsa/hsa_queue.h"
 #include "hal/hsa/hsa_system.h"
 
@@ -32,6 +33,13 @@ typedef struct air_hsa_buffer_t {
   air_buffer_t base;
   void* device_ptr;
 } air_hsa_buffer_t;
+
+/* An executable: each entry's plan (entries[i].prepared, an air_hsa_plan_t) or
+ * the reason it cannot run on this driver. */
+typedef struct air_hsa_executable_t {
+  air_executable_t base;
+  air_status_t* refusals; /* per entry, NULL when planned */
+} air_hsa_executable_t;
 
 /* A synchronous copy between host-visible staging memory and device memory (or
  * device to device), used by map/unmap and by fills. */

@@ -47,6 +47,7 @@ struct air_hsa_queue_t {
   uint32_t n_free, cap_free;
   hsa_signal_t* used;
   uint32_t used_cap, used_head, used_count;
+  uint32_t n_exported; /* handed out by export_signal, not yet given back */
   /* Per-submission scratch. */
   hsa_signal_t* op_sig;
   uint8_t* need;
@@ -56,7 +57,7 @@ struct air_hsa_queue_t {
   air_hsa_queue_stats_t stats;
 };
 
-static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out);
+static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out, bool track);
 
 static uint64_t ring_add(void* q, uint64_t n) {
   const air_hsa_queue_t* self = q;
@@ -194,7 +195,7 @@ air_status_t air_hsa_queue_create(const air_allocator_t* a, const air_hsa_api_t*
   pthread_mutex_lock(&q->lock);
   for (uint32_t i = 0; i < AIR_HSA_WARM_SIGNALS; ++i) {
     hsa_signal_t s;
-    air_status_t st2 = take_signal(q, &s);
+    air_status_t st2 = take_signal(q, &s, true);
     if (st2) {
       air_status_free(st2);
       break;
@@ -239,9 +240,12 @@ void air_hsa_queue_destroy(air_hsa_queue_t* q) {
   air_mem_free(&copy, q);
 }
 
-/* A dependency signal at 1, from the pool or new; recorded as in flight. */
-static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out) {
-  if (q->used_count == q->used_cap) {
+/* A dependency signal at 1, from the pool or new; recorded as in flight when
+ * `track` (it returns to the pool with its submission), else counted as exported
+ * (air_hsa_queue_give_signal returns it). Every signal fits the arrays: free +
+ * in flight + exported <= capacity. */
+static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out, bool track) {
+  if (!q->n_free && q->used_count + q->n_exported == q->used_cap) {
     /* Grow the in-flight ring, keeping its order. */
     uint32_t cap = q->used_cap ? q->used_cap * 2 : 64;
     hsa_signal_t* u = air_mem_calloc(&q->allocator, cap, sizeof *u);
@@ -271,9 +275,18 @@ static air_status_t take_signal(air_hsa_queue_t* q, hsa_signal_t* out) {
     if (st != HSA_STATUS_SUCCESS) return air_hsa_status(&q->allocator, q->api, st, "hsa_signal_create");
     q->stats.signals_created++;
   }
-  q->used[(q->used_head + q->used_count++) % q->used_cap] = s;
+  if (track) q->used[(q->used_head + q->used_count++) % q->used_cap] = s;
+  else q->n_exported++;
   *out = s;
   return NULL;
+}
+
+void air_hsa_queue_give_signal(air_hsa_queue_t* q, hsa_signal_t s) {
+  if (!s.handle) return;
+  pthread_mutex_lock(&q->lock);
+  q->free_sigs[q->n_free++] = s;
+  q->n_exported--;
+  pthread_mutex_unlock(&q->lock);
 }
 
 static bool needs_chain(const air_hsa_op_t* op, uint32_t i) {
@@ -400,8 +413,9 @@ air_status_t air_hsa_queue_submit(air_hsa_queue_t* q, const air_hsa_op_t* ops, u
   for (uint32_t i = 0; i < n_ops; ++i) {
     q->op_sig[i].handle = 0;
     if (q->need[i]) {
-      if ((s = take_signal(q, &q->op_sig[i]))) goto out;
-      ++n_signals;
+      bool exported = ops[i].export_signal != 0;
+      if ((s = take_signal(q, &q->op_sig[i], !exported))) goto out;
+      n_signals += !exported;
     }
     if (out_signals) out_signals[i] = ops[i].export_signal ? q->op_sig[i] : (hsa_signal_t){0};
   }

@@ -53,7 +53,9 @@ typedef struct air_hsa_op_t {
   const hsa_signal_t* waits;    /* signals from outside the submission */
   uint32_t n_waits;
   /* Another queue or a copy waits for this operation: it gets a signal, which
-   * reaches 0 when it completes (valid until the submission is done). */
+   * reaches 0 when it completes. The caller owns it from then on and gives it
+   * back (air_hsa_queue_give_signal) once every waiter is done: reused earlier,
+   * it would be reset under a waiter that has not looked yet. */
   uint32_t export_signal;
 } air_hsa_op_t;
 
@@ -83,6 +85,10 @@ air_status_t air_hsa_queue_submit(air_hsa_queue_t* queue, const air_hsa_op_t* op
 /* Blocks until submission `epoch` is complete: NULL, or the queue's error (a new
  * status the caller frees). */
 air_status_t air_hsa_queue_wait(air_hsa_queue_t* queue, uint64_t epoch);
+
+/* Returns an exported signal to the queue's pool (a 0 handle is ignored). Give
+ * every exported signal back before destroying the queue. */
+void air_hsa_queue_give_signal(air_hsa_queue_t* queue, hsa_signal_t signal);
 
 void air_hsa_queue_stats(const air_hsa_queue_t* queue, air_hsa_queue_stats_t* out);
 

@@ -7,8 +7,10 @@
  * failed copy or packet fails them (hsa_queue.h). Waits are host timepoints: the
  * execution is launched from the callback of the last one reached.
  *
- * Entry dispatches are refused with UNIMPLEMENTED: their launches need GPU herd
- * kernels, which the shared code generator will produce (docs/gpu.md). */
+ * An entry dispatch is its plan's launches (hsa_launch.h) as AQL dispatch packets
+ * with their kernargs, ordered among themselves by the schedule and with the
+ * commands around them by signals. Entries the driver cannot plan are refused with
+ * the planner's reason (docs/gpu.md). */
 #ifdef AIR_HAVE_HSA
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +20,7 @@
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
-typedef enum cmd_kind_e { CMD_COPY, CMD_FILL } cmd_kind_t;
+typedef enum cmd_kind_e { CMD_COPY, CMD_FILL, CMD_LAUNCHES } cmd_kind_t;
 
 typedef struct cmd_t {
   uint32_t kind;
@@ -26,6 +28,12 @@ typedef struct cmd_t {
   const void* src; /* device memory (copy) or a staging block holding the pattern (fill) */
   size_t length;
   bool src_on_gpu;
+  /* CMD_LAUNCHES: an entry's dispatches plus a trailing barrier (exported), their
+   * dependencies and kernarg segments (one block from the kernarg pool). */
+  air_hsa_op_t* ops;
+  uint32_t n_ops;
+  uint32_t* deps;
+  void* kernargs;
 } cmd_t;
 
 typedef struct hsa_cb_t {
@@ -43,6 +51,12 @@ static void cb_destroy(air_resource_t* r) {
   air_hsa_device_t* d = dev_of(&cb->base);
   for (uint32_t i = 0; i < cb->n_staging; ++i) d->api.hsa_amd_memory_pool_free(cb->staging[i]);
   air_allocator_t a = cb->base.allocator;
+  for (uint32_t i = 0; i < cb->n; ++i) {
+    if (cb->cmds[i].kind != CMD_LAUNCHES) continue;
+    if (cb->cmds[i].kernargs) d->api.hsa_amd_memory_pool_free(cb->cmds[i].kernargs);
+    air_mem_free(&a, cb->cmds[i].ops);
+    air_mem_free(&a, cb->cmds[i].deps);
+  }
   air_mem_free(&a, cb->staging);
   air_mem_free(&a, cb->cmds);
   air_command_buffer_deinit(&cb->base);
@@ -57,25 +71,94 @@ static air_status_t push(hsa_cb_t* cb, cmd_t c) {
   return NULL;
 }
 
+/* An entry's launches as AQL dispatches (hsa_launch.h): kernargs packed now from
+ * the bindings, dependencies from the schedule's predecessors (launches without a
+ * schedule run in order), then one barrier behind them all. */
 static air_status_t cb_dispatch(air_command_buffer_t* base, air_executable_t* exe,
                                 uint32_t ordinal, uint32_t n_args, const air_arg_t* args,
                                 const air_dispatch_options_t* options, void* transient,
                                 uint64_t transient_size) {
-  (void)n_args, (void)args, (void)options, (void)transient, (void)transient_size;
+  (void)n_args, (void)options, (void)transient, (void)transient_size;
+  hsa_cb_t* cb = (hsa_cb_t*)base;
+  air_hsa_device_t* d = dev_of(base);
+  const air_allocator_t* a = &base->allocator;
+  air_hsa_executable_t* x = (air_hsa_executable_t*)exe;
   const air_entry_t* e = &exe->entries[ordinal];
-  return AIR_STATUS(&base->allocator, AIR_STATUS_UNIMPLEMENTED,
-                    "%s: entry @%s cannot run: its launches need GPU herd kernels, which "
-                    "`airc compile --target gfxNNN` is to generate through the shared code "
-                    "generator, and this build has none (docs/gpu.md)",
-                    base->device->info.name, e->name);
+  if (x->refusals[ordinal])
+    return AIR_STATUS(a, air_status_code(x->refusals[ordinal]), "%s: entry @%s: %s",
+                      base->device->info.name, e->name, air_status_message(x->refusals[ordinal]));
+  const air_hsa_plan_t* plan = e->prepared;
+  if (!plan || plan->n_launches == 0) return NULL;
+  uint32_t n = plan->n_launches;
+  size_t total = 0;
+  for (uint32_t j = 0; j < n; ++j) total += ((size_t)plan->launches[j].meta->kernarg_segment_size + 63) & ~(size_t)63;
+  cmd_t c = {.kind = CMD_LAUNCHES, .n_ops = n + 1};
+  c.ops = air_mem_calloc(a, n + 1, sizeof *c.ops);
+  const air_schedule_t* sc = e->schedule;
+  size_t max_deps = sc ? sc->pred_off[sc->n_cmds] : (size_t)n;
+  c.deps = air_mem_calloc(a, max_deps + n + 1, sizeof *c.deps);
+  hsa_status_t st = total ? d->api.hsa_amd_memory_pool_allocate(d->sys.kernarg_pool, total, 0, &c.kernargs)
+                          : HSA_STATUS_SUCCESS;
+  air_status_t s = NULL;
+  if (!c.ops || !c.deps) s = AIR_STATUS_OOM(a, "hsa dispatch");
+  else if (st != HSA_STATUS_SUCCESS) s = air_hsa_status(a, &d->api, st, "kernarg memory");
+  else if (c.kernargs) {
+    st = d->api.hsa_amd_agents_allow_access(1, &d->sys.gpu, NULL, c.kernargs);
+    if (st != HSA_STATUS_SUCCESS) s = air_hsa_status(a, &d->api, st, "kernarg access");
+  }
+  size_t at = 0, used = 0;
+  for (uint32_t j = 0; j < n && !s; ++j) {
+    const air_hsa_launch_t* l = &plan->launches[j];
+    air_hsa_op_t* op = &c.ops[j];
+    uint8_t* seg = (uint8_t*)c.kernargs + at;
+    at += ((size_t)l->meta->kernarg_segment_size + 63) & ~(size_t)63;
+    s = air_hsa_launch_pack(a, l, args, seg, op->grid, op->workgroup);
+    op->kind = AIR_HSA_OP_DISPATCH;
+    op->dims = op->grid[1] > 1 || op->workgroup[1] > 1 ? 2 : 1;
+    op->kernel_object = l->kernel_object;
+    op->kernarg = seg;
+    op->group_segment_size = l->group_segment_size;
+    op->private_segment_size = l->private_segment_size;
+    op->deps = c.deps + used;
+    size_t start = used;
+    if (!sc) {
+      if (j) c.deps[used++] = j - 1;
+    } else {
+      /* The launches among the command's predecessors. */
+      for (uint32_t p = sc->pred_off[l->cmd]; p < sc->pred_off[l->cmd + 1]; ++p)
+        for (uint32_t k = 0; k < j; ++k)
+          if (plan->launches[k].cmd == sc->preds[p]) c.deps[used++] = k;
+    }
+    op->n_deps = (uint32_t)(used - start);
+  }
+  if (!s) {
+    /* The trailing barrier (barrier bit: after every packet before it) stands for
+     * the whole entry to whatever follows. */
+    air_hsa_op_t* t = &c.ops[n];
+    t->kind = AIR_HSA_OP_BARRIER;
+    t->deps = c.deps + used;
+    c.deps[used++] = n - 1;
+    t->n_deps = 1;
+    t->export_signal = 1;
+    s = push(cb, c);
+  }
+  if (s) {
+    if (c.kernargs) d->api.hsa_amd_memory_pool_free(c.kernargs);
+    air_mem_free(a, c.ops);
+    air_mem_free(a, c.deps);
+  }
+  return s;
 }
 
 static air_status_t cb_copy(air_command_buffer_t* base, air_buffer_t* source, uint64_t soff,
                             air_buffer_t* target, uint64_t toff, uint64_t length) {
   hsa_cb_t* cb = (hsa_cb_t*)base;
   if (!length) return NULL;
-  cmd_t c = {CMD_COPY, (char*)((air_hsa_buffer_t*)target)->device_ptr + toff,
-             (const char*)((air_hsa_buffer_t*)source)->device_ptr + soff, (size_t)length, true};
+  cmd_t c = {.kind = CMD_COPY,
+             .dst = (char*)((air_hsa_buffer_t*)target)->device_ptr + toff,
+             .src = (const char*)((air_hsa_buffer_t*)source)->device_ptr + soff,
+             .length = (size_t)length,
+             .src_on_gpu = true};
   return push(cb, c);
 }
 
@@ -101,8 +184,10 @@ static air_status_t cb_fill(air_command_buffer_t* base, air_buffer_t* target, ui
   unsigned char bytes[4];
   memcpy(bytes, &pattern, 4);
   for (uint64_t i = 0; i < length; ++i) ((unsigned char*)block)[i] = bytes[i % 4];
-  cmd_t c = {CMD_FILL, (char*)((air_hsa_buffer_t*)target)->device_ptr + offset, block,
-             (size_t)length, false};
+  cmd_t c = {.kind = CMD_FILL,
+             .dst = (char*)((air_hsa_buffer_t*)target)->device_ptr + offset,
+             .src = block,
+             .length = (size_t)length};
   return push(cb, c);
 }
 
@@ -148,6 +233,8 @@ typedef struct sub_t {
   uint64_t* values;
   hsa_signal_t* copy_sigs;
   uint32_t n_copy;
+  hsa_signal_t* group_sigs; /* the trailing barriers' signals, given back at the end */
+  uint32_t n_group;
 } sub_t;
 
 static void finish(sub_t* s, air_status_t status) {
@@ -158,6 +245,7 @@ static void finish(sub_t* s, air_status_t status) {
     air_semaphore_release(s->sems[i]);
   }
   for (uint32_t i = 0; i < s->n_copy; ++i) air_hsa_signal_give(d, s->copy_sigs[i]);
+  for (uint32_t i = 0; i < s->n_group; ++i) air_hsa_queue_give_signal(d->queue, s->group_sigs[i]);
   if (s->cb) air_command_buffer_release(&s->cb->base);
   air_status_free(atomic_load(&s->failure));
   air_mem_free(&d->base.allocator, s);
@@ -185,25 +273,42 @@ static void launch(sub_t* s) {
   }
   air_status_t err = NULL;
   uint32_t issued = 0; /* copies started; s->n_copy counts the signals taken */
+  hsa_signal_t prev = {0}; /* what the next command waits on */
   for (uint32_t i = 0; s->cb && i < s->cb->n && !err; ++i) {
     const cmd_t* c = &s->cb->cmds[i];
-    if ((err = air_hsa_signal_take(d, &s->copy_sigs[i]))) break;
-    s->n_copy = i + 1;
+    if (c->kind == CMD_LAUNCHES) {
+      /* Operations that wait on nothing of their own wait on what came before. */
+      air_hsa_op_t* ops = air_mem_calloc(&d->base.allocator, c->n_ops, sizeof *ops);
+      hsa_signal_t* out = air_mem_calloc(&d->base.allocator, c->n_ops, sizeof *out);
+      if (!ops || !out) err = AIR_STATUS_OOM(&d->base.allocator, "hsa execution");
+      for (uint32_t k = 0; !err && k < c->n_ops; ++k) {
+        ops[k] = c->ops[k];
+        if (prev.handle && !ops[k].n_deps) ops[k].waits = &prev, ops[k].n_waits = 1;
+      }
+      if (!err) err = air_hsa_queue_submit(d->queue, ops, c->n_ops, out, NULL, NULL, NULL);
+      if (!err) prev = s->group_sigs[s->n_group++] = out[c->n_ops - 1];
+      air_mem_free(&d->base.allocator, ops);
+      air_mem_free(&d->base.allocator, out);
+      continue;
+    }
+    if ((err = air_hsa_signal_take(d, &s->copy_sigs[s->n_copy]))) break;
+    hsa_signal_t mine = s->copy_sigs[s->n_copy++];
     hsa_status_t st = d->api.hsa_amd_memory_async_copy(
         c->dst, d->sys.gpu, c->src, c->src_on_gpu ? d->sys.gpu : d->sys.cpu, c->length,
-        i ? 1 : 0, i ? &s->copy_sigs[i - 1] : NULL, s->copy_sigs[i]);
+        prev.handle ? 1 : 0, prev.handle ? &prev : NULL, mine);
     if (st != HSA_STATUS_SUCCESS) {
       char what[256];
       snprintf(what, sizeof what, "%.190s: %s %u", d->name, c->kind == CMD_FILL ? "fill" : "copy", i);
       err = air_hsa_status(&d->base.allocator, &d->api, st, what);
       break;
     }
-    issued = i + 1;
+    issued = s->n_copy;
+    prev = mine;
   }
   if (!err) {
     air_hsa_op_t op = {.kind = AIR_HSA_OP_BARRIER};
-    if (issued) {
-      op.waits = &s->copy_sigs[issued - 1];
+    if (prev.handle) {
+      op.waits = &prev;
       op.n_waits = 1;
     }
     err = air_hsa_queue_submit(d->queue, &op, 1, NULL, on_done, s, NULL);
@@ -233,7 +338,7 @@ air_status_t air_hsa_queue_execute(air_device_t* device, uint32_t queue,
   uint32_t n_cmd = command_buffer ? ((hsa_cb_t*)command_buffer)->n : 0;
   size_t bytes = sizeof(sub_t) + n_wait * sizeof(air_timepoint_t) +
                  n_signal * (sizeof(air_semaphore_t*) + sizeof(uint64_t)) +
-                 n_cmd * sizeof(hsa_signal_t);
+                 2 * (size_t)n_cmd * sizeof(hsa_signal_t);
   sub_t* s = air_mem_calloc(&device->allocator, 1, bytes);
   if (!s) return AIR_STATUS_OOM(&device->allocator, "hsa submission");
   char* mem = (char*)(s + 1);
@@ -244,6 +349,8 @@ air_status_t air_hsa_queue_execute(air_device_t* device, uint32_t queue,
   s->values = (uint64_t*)mem;
   mem += n_signal * sizeof(uint64_t);
   s->copy_sigs = (hsa_signal_t*)mem;
+  mem += n_cmd * sizeof(hsa_signal_t);
+  s->group_sigs = (hsa_signal_t*)mem;
   s->d = d;
   if (command_buffer) {
     s->cb = (hsa_cb_t*)command_buffer;

@@ -20,6 +20,7 @@ typedef struct soft_signal_t {
   soft_hsa_t* soft;
   bool doorbell;            /* a queue's doorbell: wakes only its consumer */
   bool gpu_only;            /* HSA_AMD_SIGNAL_AMD_GPU_ONLY: stores wake nobody */
+  struct soft_signal_t* next_dead;
 } soft_signal_t;
 
 typedef struct soft_kernel_t {
@@ -57,6 +58,9 @@ struct soft_hsa_t {
   _Atomic uint32_t any_seq, any_waiters; /* any signal changed */
   _Atomic uint64_t dispatches, barriers, copies, failed_packets, signals_created, doorbells;
   _Atomic int initialised;
+  /* Destroyed signals, freed with the runtime: a consumer that has just made a
+   * signal reach 0 may still be waking its waiters when the host destroys it. */
+  soft_signal_t* dead;
 };
 
 /* One soft runtime per process: HSA's entry points carry no context. */
@@ -125,7 +129,16 @@ static hsa_status_t amd_signal_create(hsa_signal_value_t v, uint32_t n, const hs
 
 static hsa_status_t signal_destroy(hsa_signal_t s) {
   if (!s.handle) return HSA_STATUS_ERROR_INVALID_SIGNAL;
-  free(sig(s));
+  soft_signal_t* d = sig(s);
+  soft_hsa_t* soft = d->soft;
+  if (!soft) {
+    free(d);
+    return HSA_STATUS_SUCCESS;
+  }
+  pthread_mutex_lock(&soft->lock);
+  d->next_dead = soft->dead;
+  soft->dead = d;
+  pthread_mutex_unlock(&soft->lock);
   return HSA_STATUS_SUCCESS;
 }
 
@@ -689,6 +702,11 @@ void soft_hsa_destroy(soft_hsa_t* soft) {
     soft_kernel_t* next = k->next;
     free(k);
     k = next;
+  }
+  for (soft_signal_t* d = soft->dead; d;) {
+    soft_signal_t* next = d->next_dead;
+    free(d);
+    d = next;
   }
   pthread_mutex_destroy(&soft->lock);
   if (g_soft == soft) g_soft = NULL;

@@ -1,4 +1,4 @@
-/* compute_linalg.c - linalg.fill, linalg.copy, linalg.matmul and linalg.generic.
+/* linalg.c - the linalg op family: fill, copy, matmul and generic.
  *
  * matmul computes C += A * B in an accumulator type picked from C (f32 for
  * f32/bf16/f16 outputs, f64, or int64 for integers): operands that are not
@@ -11,10 +11,14 @@
  * are linear (no mod/floordiv/ceildiv) become a per-loop element stride for each
  * operand, checked against the operand's bounds once; other maps are evaluated and
  * bounds-checked per point. */
+#include "hal/cpu/interp/linalg.h"
+
 #include <string.h>
 
-#include "hal/cpu/interp_internal.h"
-#include "runtime/base/status_util.h"
+#include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/pattern.h"
+#include "hal/cpu/interp/scalar.h"
+#include "runtime/base/mem.h"
 
 static air_status_t operand_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t i,
                                  air_memref_t** v) {
@@ -54,10 +58,10 @@ static air_status_t fill(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_status_t st = operand_view(r, e, op, 1, &out);
   if (st || (st = check_view(r, op, out))) return st;
   ix_val_t* x = ix_slot(r, e, op->operands[0]);
-  if (!x || r->vinfo[op->operands[0]].kind != IX_K_SCALAR)
+  if (!x || r->tab.vinfo[op->operands[0]].kind != IX_K_SCALAR)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.fill needs a scalar value");
   unsigned char bytes[8];
-  bool xf = air_elem_is_float((air_elem_kind_t)r->vinfo[op->operands[0]].elem);
+  bool xf = air_elem_is_float((air_elem_kind_t)r->tab.vinfo[op->operands[0]].elem);
   if (air_elem_is_float((air_elem_kind_t)out->elem))
     ix_store_f(bytes, out->elem, xf ? x->f : (double)x->i);
   else
@@ -202,7 +206,7 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
             : air_elem_is_float((air_elem_kind_t)C->elem) ? ACC_F32
                                                            : ACC_I64;
   size_t es = acc == ACC_F32 ? sizeof(float) : 8;
-  char* buf = ix_alloc(r, ((size_t)M * K + (size_t)K * N + (size_t)M * N) * es);
+  char* buf = air_mem_alloc(&r->alloc, ((size_t)M * K + (size_t)K * N + (size_t)M * N) * es);
   if (!buf) return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
   void *a = buf, *b = buf + (size_t)M * K * es, *c = buf + ((size_t)M * K + (size_t)K * N) * es;
   pack(A, acc, a);
@@ -215,7 +219,7 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   else
     mm_i64(M, N, K, a, b, c);
   unpack(C, acc, c);
-  ix_free(r, buf);
+  air_mem_free(&r->alloc, buf);
   return NULL;
 }
 
@@ -315,7 +319,7 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     if (m->map->n_dims != nl || nl > MAX_LOOPS)
       return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                     "linalg.generic: maps must share at most %d dimensions", MAX_LOOPS);
-    if (r->vinfo[op->operands[i]].kind != IX_K_MEMREF) {
+    if (r->tab.vinfo[op->operands[i]].kind != IX_K_MEMREF) {
       if (i >= n_in)
         return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.generic: outputs are memrefs");
       continue;
@@ -408,7 +412,7 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
         st = ix_err(r, yield, AIR_STATUS_INTERNAL, "linalg.yield value missing");
         break;
       }
-      bool xf = air_elem_is_float((air_elem_kind_t)r->vinfo[yv].elem);
+      bool xf = air_elem_is_float((air_elem_kind_t)r->tab.vinfo[yv].elem);
       if (air_elem_is_float((air_elem_kind_t)go->v->elem))
         ix_store_f(addr[n_in + j], go->v->elem, xf ? x->f : (double)x->i);
       else

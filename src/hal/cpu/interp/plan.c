@@ -1,8 +1,8 @@
-/* interp_plan.c - a compiled schedule bound to its program for the CPU executor,
+/* plan.c - a compiled schedule bound to its program for the CPU executor,
  * prepared once per executable so a run only reads it: each wave's commands in
  * ascending op order (channel tickets are then taken in program order, as the
  * dynamic path takes them), the gates between waves (the previous wave of the
- * queue plus the kept waits), the orderings the driver itself must honour inside
+ * queue plus the kept waits), the orderings the wave opener must honour inside
  * a wave, and where the memory plan puts host-level L3 allocs.
  *
  * Everything comes from the schedule (scheduler/schedule.h, the HAL contract),
@@ -12,20 +12,14 @@
  * token value: an affinity producer in the command's own wave is one more in-wave
  * edge; one in another wave becomes a "watch" entry (bit 31 set, the producer's
  * command index below) and the run makes its token up front. */
+#include "hal/cpu/interp/plan.h"
+
 #include <stdlib.h>
 #include <string.h>
 
-#include "hal/cpu/interp_internal.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/schedule_bind.h"
-
-#define PLAN_NONE UINT32_MAX
-#define PLAN_WATCH (1u << 31)
-
-static void* zalloc(const air_allocator_t* a, size_t n, size_t size) {
-  return air_mem_calloc(a, n, size);
-}
 
 static air_status_t oom(const air_allocator_t* a) {
   return AIR_STATUS_OOM(a, "preparing a schedule");
@@ -58,11 +52,11 @@ static air_status_t build_waves(air_interp_plan_t* pl) {
   const air_allocator_t* a = &pl->alloc;
   const air_partition_t* P = pl->part;
   uint32_t nw = P->n_waves;
-  pl->wave_cmd = zalloc(a, (size_t)nw + 1, sizeof *pl->wave_cmd);
-  pl->cmds = zalloc(a, pl->n_cmds, sizeof *pl->cmds);
-  pl->pos = zalloc(a, pl->n_cmds, sizeof *pl->pos);
-  pl->gates = zalloc(a, nw, sizeof *pl->gates);
-  pl->succ_off = zalloc(a, (size_t)nw + 1, sizeof *pl->succ_off);
+  pl->wave_cmd = air_mem_calloc(a, (size_t)nw + 1, sizeof *pl->wave_cmd);
+  pl->cmds = air_mem_calloc(a, pl->n_cmds, sizeof *pl->cmds);
+  pl->pos = air_mem_calloc(a, pl->n_cmds, sizeof *pl->pos);
+  pl->gates = air_mem_calloc(a, nw, sizeof *pl->gates);
+  pl->succ_off = air_mem_calloc(a, (size_t)nw + 1, sizeof *pl->succ_off);
   if (!pl->wave_cmd || !pl->cmds || !pl->pos || !pl->gates || !pl->succ_off) return oom(a);
   uint32_t n = 0;
   for (uint32_t w = 0; w < nw; ++w) {
@@ -81,8 +75,8 @@ static air_status_t build_waves(air_interp_plan_t* pl) {
     uint32_t* fill = NULL;
     if (pass == 1) {
       for (uint32_t w = 0; w < nw; ++w) pl->succ_off[w + 1] += pl->succ_off[w];
-      pl->succ = zalloc(a, pl->succ_off[nw], sizeof *pl->succ);
-      fill = zalloc(a, nw, sizeof *fill);
+      pl->succ = air_mem_calloc(a, pl->succ_off[nw], sizeof *pl->succ);
+      fill = air_mem_calloc(a, nw, sizeof *fill);
       if (!pl->succ || !fill) {
         a->free(a->self, fill);
         return oom(a);
@@ -123,10 +117,10 @@ static air_status_t build_preds(air_interp_plan_t* pl) {
   uint32_t n_edges = 0;
   for (uint32_t i = 0; i < pl->n_cmds; ++i)
     n_edges += (sc->wave_pred_end[i] - sc->pred_off[i]) + (sc->aff_off[i + 1] - sc->aff_off[i]);
-  pl->pred_off = zalloc(a, (size_t)pl->n_cmds + 1, sizeof *pl->pred_off);
-  pl->early = zalloc(a, pl->n_cmds, sizeof *pl->early);
-  pl->pred = zalloc(a, n_edges, sizeof *pl->pred);
-  uint32_t* mine = zalloc(a, n_edges, sizeof *mine);
+  pl->pred_off = air_mem_calloc(a, (size_t)pl->n_cmds + 1, sizeof *pl->pred_off);
+  pl->early = air_mem_calloc(a, pl->n_cmds, sizeof *pl->early);
+  pl->pred = air_mem_calloc(a, n_edges, sizeof *pl->pred);
+  uint32_t* mine = air_mem_calloc(a, n_edges, sizeof *mine);
   if (!pl->pred_off || !pl->early || !pl->pred || !mine) {
     air_mem_free(a, mine);
     return oom(a);
@@ -183,7 +177,7 @@ static air_status_t build_l3(air_interp_plan_t* pl) {
   const air_op_t** pre = NULL;
   uint32_t n_pre = 0;
   AIR_RETURN_IF_ERROR(air_schedule_preorder(a, pl->entry, &pre, &n_pre));
-  pl->l3 = zalloc(a, A->buffer_end - A->buffer_begin, sizeof *pl->l3);
+  pl->l3 = air_mem_calloc(a, A->buffer_end - A->buffer_begin, sizeof *pl->l3);
   air_status_t st = pl->l3 ? NULL : oom(a);
   for (uint32_t i = A->buffer_begin; !st && i < A->buffer_end; ++i) {
     const air_memplan_buffer_t* b = &M->buffers[i];
@@ -219,7 +213,7 @@ air_status_t air_interp_plan_build(const air_allocator_t* a, const air_program_t
   *out = NULL;
   if (!a || !p || !sc)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "air_interp_plan_build: NULL argument");
-  air_interp_plan_t* pl = zalloc(a, 1, sizeof *pl);
+  air_interp_plan_t* pl = air_mem_calloc(a, 1, sizeof *pl);
   if (!pl) return oom(a);
   pl->alloc = *a;
   pl->schedule = sc;

@@ -1,4 +1,5 @@
-/* interp.h - the CPU driver's executor of AIR programs.
+/* interp.h - the CPU driver's executor of AIR programs: its interface to the
+ * driver (device, command buffer, queue).
  *
  * Runs one entry function of a verified program with the spec's semantics: launch
  * instances may run in parallel, segment instances are co-resident, the processing
@@ -16,13 +17,13 @@
  *    as a DMA engine takes buffer descriptors in order.
  *  - Each launch instance has its own channel state: instances are independent
  *    and may run at once. Ops outside any launch share one.
- *  - Offsets/sizes/strides follow mlir-air's access-pattern rule (dma_internal.h).
+ *  - Offsets/sizes/strides follow mlir-air's access-pattern rule (pattern.h).
  *  - func.call runs the callee's body if it has one; otherwise the kernel
  *    registered under the callee's name, else under its declaration's link_with,
- *    else under the enclosing herd's link_with (interp_exec.c).
+ *    else under the enclosing herd's link_with (call.c).
  *  - scf.parallel init tokens delay every op an instance runs or dispatches
  *    (index math aside); the scf.parallel completes when the instances have run
- *    their bodies (interp_par.c).
+ *    their bodies (parallel.c).
  *  - put with dest(...) and air.rank are UNIMPLEMENTED.
  *
  * Two ways to run the host level (the entry body). Dynamic (no schedule): one host
@@ -32,15 +33,15 @@
  * opens when the previous wave of its queue and every wave it waits for have
  * completed); each command runs as its own strand and its program tokens still
  * order it inside the wave. Host-level L3 allocs the memory plan places take their
- * bytes from the transient arena. Both give the same results (interp_wave.c).
+ * bytes from the transient arena. Both give the same results (waves.c).
  *
  * `done` is normally called after everything is freed. When the watchdog gives up
  * on a kernel (which cannot be stopped), `done` is called as soon as the rest of
  * the run is torn down; the kernel's late return then frees what is left without
  * touching the program, context, trace or pool beyond the worker it runs on, so
  * only the allocator must outlive it. */
-#ifndef AIR_HAL_CPU_INTERP_H_
-#define AIR_HAL_CPU_INTERP_H_
+#ifndef AIR_HAL_CPU_INTERP_INTERP_H_
+#define AIR_HAL_CPU_INTERP_INTERP_H_
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,7 +55,7 @@
 #include "scheduler/schedule.h"
 
 /* A schedule bound to the program it was made for, prepared once so runs only
- * read it (interp_plan.c). Immutable; shareable by concurrent runs. */
+ * read it (plan.h, plan.c). Immutable; shareable by concurrent runs. */
 typedef struct air_interp_plan_t air_interp_plan_t;
 
 /* Binds `schedule` to `program` (verified, the one the schedule was compiled from
@@ -72,7 +73,7 @@ void air_interp_plan_transient(const air_interp_plan_t* plan, uint64_t* size,
 
 /* What every run of one program derives from it (value slots, block layouts, the
  * function and channel tables), made once and shared read-only by concurrent runs
- * (interp.c); it also keeps a few finished runs' state for reuse. Reference
+ * (tables.c); it also keeps a few finished runs' state for reuse. Reference
  * counted: a run holds a reference, so a kernel the watchdog abandoned can still
  * unwind after the executable is gone. */
 typedef struct air_interp_prep_t air_interp_prep_t;
@@ -150,4 +151,4 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
 /* Starts and waits. Must not be called from a worker of desc->pool. */
 air_status_t air_interp_run(const air_interp_desc_t* desc);
 
-#endif /* AIR_HAL_CPU_INTERP_H_ */
+#endif /* AIR_HAL_CPU_INTERP_INTERP_H_ */

@@ -1,5 +1,5 @@
-/* dma.c - access patterns (the rule is in dma_internal.h), the copy between two
- * of them, and air.dma_memcpy_nd.
+/* pattern.c - access patterns (the rule is in pattern.h) and the copy between
+ * two of them.
  *
  * The copy brings both patterns to canonical form (unit dimensions dropped,
  * contiguous neighbours merged) and then, in row-major order:
@@ -15,12 +15,9 @@
  * Patterns are large structs (16 dimensions); the hot path never copies or clears
  * one whole, only its used entries: at 4 KiB a transfer is ~50 ns, so a few
  * hundred bytes of struct traffic would show (bench: air-bench dma-copy). */
-#include <stdio.h>
-#include <string.h>
+#include "hal/cpu/interp/pattern.h"
 
-#include "hal/cpu/interp_internal.h"
-#include "hal/futex.h"
-#include "hal/trace_impl.h"
+#include <string.h>
 
 static bool span(uint32_t n, const int64_t* size, const int64_t* stride, int64_t start,
                  int64_t* lo, int64_t* hi) {
@@ -403,100 +400,4 @@ void ix_pat_scatter(const ix_pat_t* dst, const void* buf) {
   ix_pat_t s;
   ix_pat_linear(&s, (void*)buf, dst->esize, ix_pat_count(dst));
   ix_pat_copy(dst, &s);
-}
-
-/* The values of one side's three lists, checked as ix_pat_of does before
- * building a pattern. */
-static air_status_t lists_eval(ix_run_t* r, ix_env_t* e, const air_op_t* op,
-                               const air_ixlist_t* lists, int64_t vals[3][IX_MAX_PAT],
-                               ix_lists_t* out) {
-  for (int l = 0; l < 3; ++l) {
-    if (lists[l].n > IX_MAX_PAT)
-      return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
-                    "%s: more than %d offsets/sizes/strides are not supported", ix_opname(op),
-                    IX_MAX_PAT);
-    for (uint32_t i = 0; i < lists[l].n; ++i) {
-      air_status_t st = ix_get_ix(r, e, op, &lists[l].items[i], &vals[l][i]);
-      if (st) return st;
-    }
-  }
-  if (lists[1].n != lists[2].n)
-    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
-                  "%s: %u sizes but %u strides", ix_opname(op), lists[1].n, lists[2].n);
-  *out = (ix_lists_t){lists[0].n, lists[1].n, vals[0], vals[1], vals[2]};
-  return NULL;
-}
-
-static air_status_t pat_from(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
-                             const ix_lists_t* l, ix_pat_t* out) {
-  uint32_t es = air_elem_size((air_elem_kind_t)v->elem);
-  const char* why = ix_pat_make(v, es, l->n_off, l->off, l->n, l->size, l->stride, out);
-  if (why) return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: %s", ix_opname(op), why);
-  return NULL;
-}
-
-air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_memref_t* v,
-                       const air_ixlist_t* lists, ix_pat_t* out) {
-  int64_t vals[3][IX_MAX_PAT];
-  ix_lists_t l;
-  air_status_t st = lists_eval(r, e, op, lists, vals, &l);
-  return st ? st : pat_from(r, op, v, &l, out);
-}
-
-/* The lists are evaluated first and a transfer that is one contiguous run on
- * both sides moves with no pattern built (ix_copy_flat); anything else, errors
- * included, builds both patterns as before, so the errors and their order (the
- * destination's first) are the same either way. */
-int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
-  ix_run_t* r = s->run;
-  if (op->n_operands != 2 || op->n_lists < 6)
-    return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "malformed %s",
-                               ix_opname(op)));
-  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
-    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
-                               "%s: src_rank/dst_rank (air.rank) are not supported",
-                               ix_opname(op)));
-  air_memref_t *dv, *sv;
-  int64_t dvals[3][IX_MAX_PAT], svals[3][IX_MAX_PAT];
-  ix_lists_t dl, sl;
-  air_status_t st = ix_get_view(r, f->env, op, op->operands[0], &dv);
-  if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
-  if (!st) st = lists_eval(r, f->env, op, op->lists, dvals, &dl);
-  if (st) return ix_failed(s, st);
-  ix_pat_t dp, sp;
-  air_status_t src_st = lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
-  if (src_st) { /* the destination's pattern error, when it has one, comes first */
-    st = pat_from(r, op, dv, &dl, &dp);
-    if (st) air_status_free(src_st);
-    return ix_failed(s, st ? st : src_st);
-  }
-  int64_t t0 = air_time_now_ns();
-  ix_watch_enter(s, op, false);
-  bool moved = ix_copy_flat(dv, &dl, sv, &sl, air_elem_size((air_elem_kind_t)dv->elem));
-  ix_watch_exit(s);
-  if (!moved) {
-    st = pat_from(r, op, dv, &dl, &dp);
-    if (!st) st = pat_from(r, op, sv, &sl, &sp);
-    if (!st && dv->elem != sv->elem)
-      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                  "%s copies %s elements into %s elements; the types must match", ix_opname(op),
-                  air_elem_name((air_elem_kind_t)sv->elem),
-                  air_elem_name((air_elem_kind_t)dv->elem));
-    if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
-      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                  "%s moves %lld elements out of the source but %lld into the destination",
-                  ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
-    if (st) return ix_failed(s, st);
-    t0 = air_time_now_ns();
-    ix_watch_enter(s, op, false);
-    ix_pat_copy(&dp, &sp);
-    ix_watch_exit(s);
-  }
-  if (r->trace) {
-    char track[128];
-    snprintf(track, sizeof track, "dma %s", s->pe ? s->pe->track : "host");
-    ix_trace(s, AIR_TRACK_DMA, track, op, t0);
-  }
-  ix_next(s);
-  return IX_CONT;
 }

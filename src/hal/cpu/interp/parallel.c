@@ -1,16 +1,44 @@
-/* interp_par.c - scf.parallel: instances, init tokens and scf.reduce.
+/* parallel.c - the parallel op family: scf.parallel's instances, init tokens
+ * and scf.reduce.
  *
- * A body that cannot park runs inline, instance after instance, in the
+ * A body that cannot park runs in sequence, instance after instance, in the
  * reaching strand. Otherwise every instance is a strand of its own and the
  * reaching strand waits for them; either way their scf.reduce values are then
  * folded into the inits through the reduce regions, in instance order. The op
  * completes when the instances have run their bodies, not when the async work
  * they dispatched has (that is what the reduced tokens are for), so instances
  * dispatch in program order relative to the ops around the scf.parallel. */
+#include "hal/cpu/interp/parallel.h"
+
 #include <string.h>
 
-#include "hal/cpu/interp_internal.h"
-#include "runtime/base/status_util.h"
+#include "runtime/base/mem.h"
+
+/* scf.parallel state shared by the instances and the reducing strand. */
+typedef struct ix_par_t {
+  ix_shared_t base;        /* first: frames hold it as their state */
+  uint64_t n;
+  uint32_t rank, n_inits;
+  int64_t lb[AIR_MAX_RANK], step[AIR_MAX_RANK], trip[AIR_MAX_RANK];
+  uint8_t* kinds;          /* per init */
+  ix_val_t* vals;          /* n * n_inits instance values, then n_inits accumulators */
+  air_memref_t* views;     /* same layout, for memref values */
+  ix_env_t* body_env;      /* empty body env the reduce regions chain to */
+  ix_tok_t* join;          /* instances' completion (NULL when run in sequence) */
+} ix_par_t;
+
+static void par_free(ix_run_t* r, ix_shared_t* x) {
+  ix_par_t* p = (ix_par_t*)x;
+  uint64_t total = (p->n + 1) * p->n_inits;
+  for (uint64_t i = 0; i < total; ++i)
+    if (p->kinds[i % p->n_inits] == IX_K_TOKEN && p->vals[i].p) ix_tok_unref(r, p->vals[i].p);
+  if (p->body_env) ix_env_unref(r, p->body_env);
+  if (p->join) ix_tok_unref(r, p->join);
+  air_mem_free(&r->alloc, p->kinds);
+  air_mem_free(&r->alloc, p->vals);
+  air_mem_free(&r->alloc, p->views);
+  air_mem_free(&r->alloc, p);
+}
 
 static void par_store(ix_run_t* r, ix_par_t* p, uint64_t j, ix_val_t x) {
   uint8_t kind = p->kinds[j % p->n_inits];
@@ -69,9 +97,10 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (rc == IX_CONT) ix_next(s);
     return rc;
   }
-  ix_par_t* p = ix_calloc(r, 1, sizeof *p);
+  ix_par_t* p = air_mem_calloc(&r->alloc, 1, sizeof *p);
   if (!p) return ix_oom(s);
-  atomic_init(&p->refs, 1);
+  atomic_init(&p->base.refs, 1);
+  p->base.free = par_free;
   p->n = total;
   p->rank = n;
   p->n_inits = ni;
@@ -79,32 +108,32 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   memcpy(p->step, st_, n * sizeof(int64_t));
   memcpy(p->trip, trip, n * sizeof(int64_t));
   uint64_t slots = (total + 1) * ni;
-  p->kinds = ix_calloc(r, ni ? ni : 1, 1);
-  p->vals = ix_calloc(r, slots ? slots : 1, sizeof(ix_val_t));
-  p->views = ix_calloc(r, slots ? slots : 1, sizeof(air_memref_t));
+  p->kinds = air_mem_calloc(&r->alloc, ni ? ni : 1, 1);
+  p->vals = air_mem_calloc(&r->alloc, slots ? slots : 1, sizeof(ix_val_t));
+  p->views = air_mem_calloc(&r->alloc, slots ? slots : 1, sizeof(air_memref_t));
   p->body_env = ix_env_new(r, body, e, false);
   if (!p->kinds || !p->vals || !p->views || !p->body_env) {
-    ix_par_unref(r, p);
+    ix_shared_unref(r, &p->base);
     return ix_oom(s);
   }
   uint32_t ntok = 0;
   for (uint32_t k = 0; k < ni; ++k) {
-    p->kinds[k] = r->vinfo[op->results[k]].kind;
+    p->kinds[k] = r->tab.vinfo[op->results[k]].kind;
     ix_val_t* v = ix_slot(r, e, inits[k]);
     if (!v || (p->kinds[k] != IX_K_SCALAR && !v->p)) {
-      ix_par_unref(r, p);
+      ix_shared_unref(r, &p->base);
       return ix_failed(s, ix_err(r, op, AIR_STATUS_INTERNAL, "scf.parallel init missing"));
     }
     par_store(r, p, total * ni + k, *v);
     ntok += p->kinds[k] == IX_K_TOKEN;
   }
   ix_frame_t rf = {.kind = IX_F_REDUCE, .owner = op, .env = e, .state = p};
-  if (r->binfos && ix_map_get(&r->blocks, body) &&
-      ((const ix_binfo_t*)ix_map_get(&r->blocks, body))->pure && !ntok) {
-    /* Nothing in the body can park: run the instances inline, in order. */
+  const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, body);
+  if (bi && bi->pure && !ntok) {
+    /* Nothing in the body can park: run the instances in sequence, in order. */
     ix_env_t* be = ix_env_new(r, body, e, false);
     if (!be) {
-      ix_par_unref(r, p);
+      ix_shared_unref(r, &p->base);
       return ix_oom(s);
     }
     par_ivs(r, p, be, body, 0);
@@ -112,14 +141,14 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                      .env = be, .state = p};
     if (!ix_push(s, &bf)) {
       ix_env_unref(r, be);
-      ix_par_unref(r, p);
+      ix_shared_unref(r, &p->base);
       return ix_oom(s);
     }
     return IX_CONT;
   }
   p->join = ix_tok_new(r, op, NULL);
   if (!p->join || !ix_push(s, &rf)) {
-    ix_par_unref(r, p);
+    ix_shared_unref(r, &p->base);
     return ix_oom(s);
   }
   ix_env_ref(e);
@@ -140,14 +169,14 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (!c || !ix_strand_extra(c, s, it, nit) || !ix_push(c, &bf)) {
       if (c) ix_strand_free(c);
       if (be) ix_env_unref(r, be);
-      ix_tok_done(r, p->join);
+      ix_tok_unhold(r, p->join);
       return ix_oom(s);
     }
-    atomic_fetch_add(&p->refs, 1);
+    ix_shared_ref(&p->base);
     par_ivs(r, p, be, body, i);
     ix_spawn(r, c);
   }
-  ix_tok_done(r, p->join);
+  ix_tok_unhold(r, p->join);
   return IX_CONT;
 }
 
@@ -180,13 +209,13 @@ int ix_end_instance(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
     f->pc = body->first;
     return IX_CONT;
   }
-  atomic_fetch_add(&p->refs, 1);
+  ix_shared_ref(&p->base);
   ix_pop(s);
   ix_frame_t rf = {.kind = IX_F_REDUCE, .owner = op, .env = ix_top(s)->env, .state = p};
   ix_env_ref(rf.env);
   if (!ix_push(s, &rf)) {
     ix_env_unref(r, rf.env);
-    ix_par_unref(r, p);
+    ix_shared_unref(r, &p->base);
     return ix_oom(s);
   }
   return IX_CONT;

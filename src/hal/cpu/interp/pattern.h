@@ -1,6 +1,7 @@
-/* dma_internal.h - access patterns of air.dma_memcpy_nd and channel put/get, and
- * the copy between two of them. Private; exposed so tests can check the copy
- * against a naive reference.
+/* pattern.h - access patterns: the elements one side of an air.dma_memcpy_nd or
+ * a channel put/get moves (also memref.copy and linalg.copy), and the copy
+ * between two of them. No run, no IR values: the third floor of the executor;
+ * tests and the dma-copy benchmark check it directly.
  *
  * The rule (mlir-air's), for a view V (data, offset, rank R, strides ms[]) and
  * lists offsets O (n_o entries), sizes S and strides T (N entries each):
@@ -18,8 +19,8 @@
  * Every element touched must lie within the view's own span, else the op fails.
  * Two patterns are copied element by element in that row-major order; element
  * counts and types must match. */
-#ifndef AIR_HAL_CPU_DMA_INTERNAL_H_
-#define AIR_HAL_CPU_DMA_INTERNAL_H_
+#ifndef AIR_HAL_CPU_INTERP_PATTERN_H_
+#define AIR_HAL_CPU_INTERP_PATTERN_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -119,4 +120,4 @@ void ix_pat_scatter(const ix_pat_t* dst, const void* buf);
 /* The contiguous pattern over a buffer of `count` elements. */
 void ix_pat_linear(ix_pat_t* p, void* buf, uint32_t esize, int64_t count);
 
-#endif /* AIR_HAL_CPU_DMA_INTERNAL_H_ */
+#endif /* AIR_HAL_CPU_INTERP_PATTERN_H_ */

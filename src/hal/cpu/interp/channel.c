@@ -1,108 +1,77 @@
-/* channel.c - air.channel put/get with depth, bundles and broadcast.
+/* channel.c - the channel op family: air.channel put/get with depth, bundles and
+ * broadcast, in channel spaces (one per launch instance).
  *
- * One queue per put index holds up to `depth` transfers. A put copies its source
- * into a slot buffer at put time and completes at once when a slot is free (so a
+ * One lane per put index holds up to `depth` transfers in a ring. A put copies
+ * its source into a ring entry's buffer at put time and completes at once when an
+ * entry is free (so a
  * producer runs exactly `depth` transfers ahead of a slow consumer and may reuse
  * its source right after); otherwise it parks. A get copies its transfer into its
  * destination, or parks until it has been put. With broadcast_shape a put index
  * reaches several get indices (those that agree with it on every dimension the
- * channel does not broadcast); each receiver reads every transfer once and a slot
- * frees when all of them have.
+ * channel does not broadcast); each receiver reads every transfer once and an
+ * entry frees when all of them have.
  *
  * Which transfer an op moves is fixed when it is issued, as a DMA engine takes
  * buffer descriptors in order: an async put/get takes a ticket when dispatched,
  * a blocking one when it runs, so two gets a strand issues at one index read the
  * transfers in program order even when the later one becomes ready first.
  *
- * Slots are reserved under the run lock and filled/drained outside it: a slot
- * being filled is invisible to getters, and a slot being read is not freed until
- * its reader is done. */
+ * Entries are reserved under the run lock and filled/drained outside it: an entry
+ * being filled is invisible to getters, and an entry being read is not freed
+ * until its reader is done. */
+#include "hal/cpu/interp/channel.h"
+
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "hal/cpu/interp_internal.h"
+#include "hal/cpu/interp/lists.h"
+#include "hal/cpu/interp/tables.h"
+#include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
-static int chan_cmp(const void* a, const void* b) {
-  return strcmp(((const ix_chan_t*)a)->name, ((const ix_chan_t*)b)->name);
-}
+/* Transfers are numbered by the order their ops were issued: the k-th put issued
+ * at an index writes transfer k, the k-th get issued at a receiver reads it. */
+enum { IX_X_FREE = 0, IX_X_FILLING, IX_X_FULL, IX_X_DONE };
 
-static bool attr_int(const ix_run_t* r, const air_attr_t* a, int64_t* out) {
-  a = a ? air_ir_attr_resolve(r->p, a) : NULL;
-  if (!a || a->kind != AIR_ATTR_INT) return false;
-  *out = a->i;
-  return true;
-}
+typedef struct ix_xfer_t {
+  void* buf;
+  size_t cap;
+  int64_t count;
+  uint64_t seq;            /* transfer held (valid unless FREE) */
+  uint32_t elem;
+  uint32_t readers_left;
+  uint8_t state;
+  const air_op_t* put;
+} ix_xfer_t;
 
-air_status_t ix_chan_build(ix_run_t* r) {
-  const air_block_t* body = r->p->module->regions[0];
-  uint32_t n = 0;
-  for (const air_op_t* o = body->first; o; o = o->next) n += o->kind == AIR_OP_CHANNEL && o->sym;
-  r->chans = ix_calloc(r, n ? n : 1, sizeof(ix_chan_t));
-  if (!r->chans) return AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
-  for (const air_op_t* o = body->first; o; o = o->next) {
-    if (o->kind != AIR_OP_CHANNEL || !o->sym) continue;
-    ix_chan_t* c = &r->chans[r->n_chans++];
-    c->decl = o;
-    c->name = o->sym;
-    c->depth = 1;
-    const air_ixlist_t* d = o->n_lists ? &o->lists[0] : NULL;
-    c->rank = d ? d->n : 0;
-    if (c->rank > AIR_MAX_RANK)
-      return ix_err(r, o, AIR_STATUS_UNIMPLEMENTED, "air.channel @%s has more than %d dimensions",
-                    c->name, AIR_MAX_RANK);
-    for (uint32_t k = 0; k < c->rank; ++k) {
-      if (d->items[k].value || d->items[k].cst <= 0)
-        return ix_err(r, o, AIR_STATUS_INVALID_ARGUMENT,
-                      "air.channel @%s: dimension #%u must be a positive integer", c->name, k);
-      c->dims[k] = c->bdims[k] = d->items[k].cst;
-    }
-    const air_attr_t* bs = air_ir_attr_get(o, "broadcast_shape");
-    bs = bs ? air_ir_attr_resolve(r->p, bs) : NULL;
-    if (bs) {
-      if (bs->kind != AIR_ATTR_ARRAY || bs->n != c->rank)
-        return ix_err(r, o, AIR_STATUS_INVALID_ARGUMENT,
-                      "air.channel @%s: broadcast_shape needs one size per dimension", c->name);
-      for (uint32_t k = 0; k < c->rank; ++k) {
-        int64_t x;
-        if (!attr_int(r, &bs->elems[k], &x) || x <= 0 || (c->dims[k] != 1 && c->dims[k] != x))
-          return ix_err(r, o, AIR_STATUS_INVALID_ARGUMENT,
-                        "air.channel @%s: broadcast_shape dimension #%u does not broadcast "
-                        "(NumPy rules)",
-                        c->name, k);
-        c->bdims[k] = x;
-      }
-    }
-    int64_t depth;
-    if (attr_int(r, air_ir_attr_get(o, "depth"), &depth)) {
-      if (depth < 1 || depth > (1 << 20))
-        return ix_err(r, o, AIR_STATUS_INVALID_ARGUMENT, "air.channel @%s: depth %lld",
-                      c->name, (long long)depth);
-      c->depth = depth;
-    }
-    uint64_t np = 1, nr = 1;
-    for (uint32_t k = 0; k < c->rank; ++k) {
-      np *= (uint64_t)c->dims[k];
-      if (c->bdims[k] != c->dims[k]) nr *= (uint64_t)c->bdims[k];
-      if (np > (UINT64_C(1) << 24) || nr > (UINT64_C(1) << 20))
-        return ix_err(r, o, AIR_STATUS_UNIMPLEMENTED, "air.channel @%s is too large", c->name);
-    }
-    c->n_put = np;
-    c->n_recv = (uint32_t)nr;
-  }
-  qsort(r->chans, r->n_chans, sizeof(ix_chan_t), chan_cmp);
-  return NULL;
-}
+/* One put index of a channel in one space. */
+typedef struct ix_lane_t {
+  uint64_t head;           /* oldest transfer not yet read by every receiver */
+  uint64_t put_issued;     /* tickets handed to puts */
+  uint64_t* get_issued;    /* per receiver: tickets handed to gets */
+  ix_xfer_t* ring;         /* depth entries; transfer k lives in entry k % depth */
+  ix_wlist_t putters;
+  ix_wlist_t* getters;     /* per receiver */
+} ix_lane_t;
+
+/* Launch instances are independent and may run at once, so each has its own
+ * channel state: a [1, 1] channel used in a 4x4 launch is 16 channels. Ops
+ * outside any launch share the run's root space. */
+typedef struct ix_space_t {
+  struct ix_space_t* next;
+  ix_lane_t*** lanes;      /* [chan][put index], made on first use */
+} ix_space_t;
 
 ix_space_t* ix_space_new(ix_run_t* r) {
-  ix_space_t* sp = ix_calloc(r, 1, sizeof *sp);
+  ix_space_t* sp = air_mem_calloc(&r->alloc, 1, sizeof *sp);
   if (!sp) return NULL;
-  sp->qs = ix_calloc(r, r->n_chans ? r->n_chans : 1, sizeof(ix_chq_t**));
-  if (!sp->qs) {
-    ix_free(r, sp);
+  sp->lanes = air_mem_calloc(&r->alloc, r->tab.n_chans ? r->tab.n_chans : 1, sizeof(ix_lane_t**));
+  if (!sp->lanes) {
+    air_mem_free(&r->alloc, sp);
     return NULL;
   }
   ix_lock(r);
@@ -112,63 +81,46 @@ ix_space_t* ix_space_new(ix_run_t* r) {
   return sp;
 }
 
-void ix_chan_free(ix_run_t* r) {
+void ix_spaces_free(ix_run_t* r) {
   while (r->spaces) {
     ix_space_t* sp = r->spaces;
     r->spaces = sp->next;
-    for (uint32_t i = 0; i < r->n_chans; ++i) {
-      const ix_chan_t* c = &r->chans[i];
-      for (uint64_t j = 0; sp->qs[i] && j < c->n_put; ++j) {
-        ix_chq_t* q = sp->qs[i][j];
+    for (uint32_t i = 0; i < r->tab.n_chans; ++i) {
+      const ix_chan_t* c = &r->tab.chans[i];
+      for (uint64_t j = 0; sp->lanes[i] && j < c->n_put; ++j) {
+        ix_lane_t* q = sp->lanes[i][j];
         if (!q) continue;
-        for (int64_t k = 0; k < c->depth; ++k) ix_free(r, q->ring[k].buf);
-        ix_free(r, q->ring);
-        ix_free(r, q->get_issued);
-        ix_free(r, q->getters);
-        ix_free(r, q);
+        for (int64_t k = 0; k < c->depth; ++k) air_mem_free(&r->alloc, q->ring[k].buf);
+        air_mem_free(&r->alloc, q->ring);
+        air_mem_free(&r->alloc, q->get_issued);
+        air_mem_free(&r->alloc, q->getters);
+        air_mem_free(&r->alloc, q);
       }
-      ix_free(r, sp->qs[i]);
+      air_mem_free(&r->alloc, sp->lanes[i]);
     }
-    ix_free(r, sp->qs);
-    ix_free(r, sp);
+    air_mem_free(&r->alloc, sp->lanes);
+    air_mem_free(&r->alloc, sp);
   }
-  if (!r->prep) ix_free(r, r->chans); /* else the prep's */
-  r->chans = NULL;
-  r->n_chans = 0;
-}
-
-static ix_chan_t* find_chan(ix_run_t* r, const char* name) {
-  uint32_t lo = 0, hi = r->n_chans;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    int c = strcmp(r->chans[mid].name, name);
-    if (!c) return &r->chans[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
 }
 
 /* Under lock. */
-static ix_chq_t* queue(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
-  uint32_t ci = (uint32_t)(c - r->chans);
-  if (!sp->qs[ci] && !(sp->qs[ci] = ix_calloc(r, c->n_put, sizeof(ix_chq_t*)))) return NULL;
-  if (sp->qs[ci][p]) return sp->qs[ci][p];
-  ix_chq_t* q = ix_calloc(r, 1, sizeof *q);
+static ix_lane_t* lane_of(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
+  uint32_t ci = (uint32_t)(c - r->tab.chans);
+  if (!sp->lanes[ci] && !(sp->lanes[ci] = air_mem_calloc(&r->alloc, c->n_put, sizeof(ix_lane_t*)))) return NULL;
+  if (sp->lanes[ci][p]) return sp->lanes[ci][p];
+  ix_lane_t* q = air_mem_calloc(&r->alloc, 1, sizeof *q);
   if (!q) return NULL;
-  q->ring = ix_calloc(r, (size_t)c->depth, sizeof(ix_xfer_t));
-  q->get_issued = ix_calloc(r, c->n_recv, sizeof(uint64_t));
-  q->getters = ix_calloc(r, c->n_recv, sizeof(ix_wlist_t));
+  q->ring = air_mem_calloc(&r->alloc, (size_t)c->depth, sizeof(ix_xfer_t));
+  q->get_issued = air_mem_calloc(&r->alloc, c->n_recv, sizeof(uint64_t));
+  q->getters = air_mem_calloc(&r->alloc, c->n_recv, sizeof(ix_wlist_t));
   if (!q->ring || !q->get_issued || !q->getters) {
-    ix_free(r, q->ring);
-    ix_free(r, q->get_issued);
-    ix_free(r, q->getters);
-    ix_free(r, q);
+    air_mem_free(&r->alloc, q->ring);
+    air_mem_free(&r->alloc, q->get_issued);
+    air_mem_free(&r->alloc, q->getters);
+    air_mem_free(&r->alloc, q);
     return NULL;
   }
-  sp->qs[ci][p] = q;
+  sp->lanes[ci][p] = q;
   return q;
 }
 
@@ -179,7 +131,7 @@ static void fmt_index(air_sb_t* sb, const int64_t* idx, uint32_t n) {
 }
 
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
-  const ix_park_t* k = &s->park;
+  const ix_park_t* k = &s->w.park;
   const ix_chan_t* c = k->ch;
   air_sb_printf(sb, "%s:%u:%u: %s @%s", r->p->filename, k->op->line, k->op->col,
                 ix_opname(k->op), c->name);
@@ -189,7 +141,7 @@ void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
   } else {
     air_sb_printf(sb, " blocked: channel full (depth %lld), ", (long long)c->depth);
     /* Which receivers still have to read the oldest transfer. */
-    const ix_chq_t* q = k->q;
+    const ix_lane_t* q = k->lane;
     bool pending = false;
     for (uint32_t i = 0; q && i < c->n_recv; ++i) pending = pending || q->getters[i].head;
     if (c->n_recv == 1 || !q) {
@@ -217,7 +169,7 @@ static void chan_trace(ix_strand_t* s, const ix_chan_t* c, const int64_t* idx,
   ix_trace(s, AIR_TRACK_CHANNEL, track, op, t0);
 }
 
-/* The channel, index, queue position (put index p, receiver rv) of a put/get.
+/* The channel, index, lane (put index p) and receiver rv of a put/get.
  * *ready is false when an index is an air.execute result not yet produced. */
 static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_chan_t** out,
                             int64_t* idx, uint64_t* pp, uint64_t* prv, bool* ready) {
@@ -228,7 +180,7 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_cha
                   "%s with dest(...) is not supported: neither the spec nor AIR-TEXT gives it "
                   "a meaning",
                   on);
-  ix_chan_t* c = op->sym ? find_chan(r, op->sym) : NULL;
+  ix_chan_t* c = op->sym ? ix_find_chan(&r->tab, op->sym) : NULL;
   uint32_t n = op->iaux[0];
   if (!c || op->n_operands < n + 1 || op->n_lists < 3)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
@@ -241,8 +193,8 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_cha
   *ready = true;
   for (uint32_t k = 0; k < n; ++k) {
     air_vid_t v = op->operands[k];
-    if (v < r->n_values && r->vinfo[v].guard) {
-      ix_val_t* g = ix_slot(r, e, r->vinfo[v].guard);
+    if (v < r->tab.n_values && r->tab.vinfo[v].guard) {
+      ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
       if (!g || !g->p || !ix_tok_fired(g->p)) {
         *ready = false;
         return NULL;
@@ -271,7 +223,7 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_cha
 }
 
 /* Under lock. */
-static uint64_t take_ticket(ix_chq_t* q, bool put, uint64_t rv) {
+static uint64_t take_ticket(ix_lane_t* q, bool put, uint64_t rv) {
   return put ? q->put_issued++ : q->get_issued[rv]++;
 }
 
@@ -287,20 +239,20 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
     return false;
   }
   ix_lock(r);
-  ix_chq_t* q = queue(r, s->space, c, p);
+  ix_lane_t* q = lane_of(r, s->space, c, p);
   if (q) *ticket = take_ticket(q, op->kind == AIR_OP_PUT, rv);
   ix_unlock(r);
   return q != NULL;
 }
 
-static int park_io(ix_strand_t* s, uint8_t why, const air_op_t* op, ix_chan_t* c, ix_chq_t* q,
+static int park_io(ix_strand_t* s, uint8_t why, const air_op_t* op, ix_chan_t* c, ix_lane_t* q,
                    const int64_t* idx, ix_wlist_t* l, uint64_t ticket) {
   ix_run_t* r = s->run;
   ix_wake_t w = {0};
-  s->park = (ix_park_t){.why = why, .q = q, .op = op, .ch = c, .ticket = ticket,
-                        .rank = c->rank};
-  memcpy(s->park.idx, idx, sizeof s->park.idx);
-  bool parked = ix_park_locked(s, l, &w);
+  s->w.park = (ix_park_t){.why = why, .lane = q, .op = op, .ch = c, .ticket = ticket,
+                          .rank = c->rank};
+  memcpy(s->w.park.idx, idx, sizeof s->w.park.idx);
+  bool parked = ix_park_locked(r, &s->w, l, &w);
   ix_unlock(r);
   ix_wake_flush(r, &w);
   return parked ? IX_PARKED : IX_FAILED;
@@ -309,7 +261,7 @@ static int park_io(ix_strand_t* s, uint8_t why, const air_op_t* op, ix_chan_t* c
 /* Wakes the get waiting for transfer `t` (wait lists are in ticket order, so
  * it is usually the first). */
 static void wake_getter(ix_run_t* r, ix_wlist_t* l, uint64_t t, ix_wake_t* w) {
-  for (ix_strand_t* h = l->head; h && h->park.ticket <= t; h = h->wnext)
+  for (ix_waiter_t* h = l->head; h && h->park.ticket <= t; h = h->wnext)
     if (h->park.ticket == t) {
       ix_wake(r, h, w);
       return;
@@ -337,10 +289,10 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
 
   ix_wake_t w = {0};
   ix_lock(r);
-  ix_chq_t* q = queue(r, s->space, c, p);
+  ix_lane_t* q = lane_of(r, s->space, c, p);
   if (!q) {
     ix_unlock(r);
-    return chan_fail(s, AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory"));
+    return chan_fail(s, AIR_STATUS_OOM(&r->alloc, "channel lane"));
   }
   if (f->tk_op != op) {
     f->ticket = take_ticket(q, put, rv);
@@ -368,9 +320,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       x->buf = nb;
       x->cap = bytes;
     }
-    ix_watch_enter(s, op, false);
+    ix_watchdog_enter(s, op, false);
     if (count) ix_pat_gather(x->buf, &pat);
-    ix_watch_exit(s);
+    ix_watchdog_exit(s);
     ix_lock(r);
     x->state = IX_X_FULL;
     for (uint32_t i = 0; i < c->n_recv; ++i) wake_getter(r, &q->getters[i], t, &w);
@@ -390,9 +342,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     }
     ix_unlock(r);
     t0 = air_time_now_ns();
-    ix_watch_enter(s, op, false);
+    ix_watchdog_enter(s, op, false);
     if (count) ix_pat_scatter(&pat, x->buf);
-    ix_watch_exit(s);
+    ix_watchdog_exit(s);
     ix_lock(r);
     if (--x->readers_left == 0) x->state = IX_X_DONE;
     bool freed = false;
@@ -404,7 +356,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       freed = true;
     }
     /* Each transfer freed lets one more put in: wake the puts whose turn came. */
-    for (ix_strand_t* h; freed && (h = q->putters.head) && h->park.ticket < q->head + depth;)
+    for (ix_waiter_t* h; freed && (h = q->putters.head) && h->park.ticket < q->head + depth;)
       ix_wake(r, h, &w);
   }
   ix_unlock(r);

@@ -1,8 +1,10 @@
-/* interp_env.c - environments (the value slots of one block execution), value
- * access and the strand's frame stack. */
+/* env.c - environments (the value slots of one block execution), captured
+ * values and typed reads of operands. */
+#include "hal/cpu/interp/env.h"
+
 #include <string.h>
 
-#include "hal/cpu/interp_internal.h"
+#include "runtime/base/mem.h"
 
 /* The header is written field by field; the slots, views and PE state after it
  * are cleared (token slots are dropped by value). */
@@ -20,10 +22,10 @@ static ix_env_t* env_init(void* mem, size_t size, const ix_binfo_t* bi, ix_env_t
 }
 
 ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
-  const ix_binfo_t* bi = ix_map_get(&r->blocks, b);
+  const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, b);
   if (!bi) return NULL;
   size_t size = ix_env_size(bi, pe);
-  void* mem = ix_alloc(r, size);
+  void* mem = air_mem_alloc(&r->alloc, size);
   return mem ? env_init(mem, size, bi, up, pe, 1) : NULL;
 }
 
@@ -46,7 +48,7 @@ void ix_env_unref(ix_run_t* r, ix_env_t* e) {
   while (e && atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) == 1) {
     ix_env_t* up = e->up;
     drop_tokens(r, e);
-    ix_free(r, e);
+    air_mem_free(&r->alloc, e);
     e = up;
   }
 }
@@ -63,8 +65,8 @@ void ix_env_reset(ix_run_t* r, ix_env_t* e) {
 }
 
 ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
-  if (!v || v >= r->n_values) return NULL;
-  const ix_vinfo_t* vi = &r->vinfo[v];
+  if (!v || v >= r->tab.n_values) return NULL;
+  const ix_vinfo_t* vi = &r->tab.vinfo[v];
   if (vi->slot < 0) return NULL;
   while (e && e->bi->depth > vi->depth) e = e->up;
   if (!e || e->bi->depth != vi->depth || (uint32_t)vi->slot >= e->bi->n_slots) return NULL;
@@ -74,7 +76,7 @@ ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
 void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
   ix_val_t* s = ix_slot(r, e, v);
   if (!s) return;
-  const ix_vinfo_t* vi = &r->vinfo[v];
+  const ix_vinfo_t* vi = &r->tab.vinfo[v];
   if (vi->kind == IX_K_TOKEN) {
     if (x.p) ix_tok_ref(x.p);
     if (s->p) ix_tok_unref(r, s->p);
@@ -94,7 +96,7 @@ air_status_t ix_capture(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_
                         uint32_t n, ix_tv_t* out) {
   for (uint32_t i = 0; i < n; ++i) {
     ix_val_t* s = ix_slot(r, e, vids[i]);
-    uint8_t kind = vids[i] < r->n_values ? r->vinfo[vids[i]].kind : IX_K_SCALAR;
+    uint8_t kind = vids[i] < r->tab.n_values ? r->tab.vinfo[vids[i]].kind : IX_K_SCALAR;
     if (!s || (kind != IX_K_SCALAR && !s->p)) {
       ix_tv_drop(r, out, i);
       char nb[64];
@@ -126,58 +128,13 @@ void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n) {
     }
 }
 
-/*---------------------------------------------------------------------------*/
-/* Frames                                                                    */
-/*---------------------------------------------------------------------------*/
-
-bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
-  if (s->n == s->cap) {
-    uint32_t cap = s->cap ? s->cap * 2 : 4;
-    const air_allocator_t* a = &s->run->alloc;
-    ix_frame_t* nf = s->fixed_frames ? a->alloc(a->self, cap * sizeof(*nf))
-                                     : a->realloc(a->self, s->frames, cap * sizeof(*nf));
-    if (!nf) return false;
-    if (s->fixed_frames) memcpy(nf, s->frames, s->n * sizeof(*nf));
-    s->fixed_frames = false;
-    s->frames = nf;
-    s->cap = cap;
-  }
-  s->frames[s->n++] = *f;
-  return true;
+/* Small captured-value buffers live on the stack. */
+ix_tv_t* ix_tv_get(ix_run_t* r, ix_tv_t* small, uint32_t n) {
+  return n <= IX_TV_SMALL ? small : air_mem_calloc(&r->alloc, n, sizeof(ix_tv_t));
 }
 
-void ix_pop(ix_strand_t* s) {
-  ix_run_t* r = s->run;
-  ix_frame_t* f = &s->frames[--s->n];
-  if (f->kind == IX_F_WAIT) {
-    ix_tok_t** toks = f->state;
-    for (uint32_t i = 0; i < f->n_wait; ++i) ix_tok_unref(r, toks[i]);
-    ix_free(r, toks);
-  } else if (f->state) {
-    ix_par_unref(r, f->state);
-  }
-  if (f->env) ix_env_unref(r, f->env);
-}
-
-void ix_next(ix_strand_t* s) {
-  ix_frame_t* f = ix_top(s);
-  if (f->kind == IX_F_OP)
-    ix_pop(s);
-  else
-    f->pc = f->pc->next;
-}
-
-void ix_par_unref(ix_run_t* r, ix_par_t* p) {
-  if (atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) != 1) return;
-  uint64_t total = (p->n + 1) * p->n_inits;
-  for (uint64_t i = 0; i < total; ++i)
-    if (p->kinds[i % p->n_inits] == IX_K_TOKEN && p->vals[i].p) ix_tok_unref(r, p->vals[i].p);
-  if (p->body_env) ix_env_unref(r, p->body_env);
-  if (p->join) ix_tok_unref(r, p->join);
-  ix_free(r, p->kinds);
-  ix_free(r, p->vals);
-  ix_free(r, p->views);
-  ix_free(r, p);
+void ix_tv_put(ix_run_t* r, ix_tv_t* small, ix_tv_t* tv) {
+  if (tv != small) air_mem_free(&r->alloc, tv);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -192,7 +149,7 @@ static air_status_t missing(ix_run_t* r, const air_op_t* op, air_vid_t v, const 
 
 air_status_t ix_get_i(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v, int64_t* out) {
   ix_val_t* s = ix_slot(r, e, v);
-  if (!s || r->vinfo[v].kind != IX_K_SCALAR || air_elem_is_float(r->vinfo[v].elem))
+  if (!s || r->tab.vinfo[v].kind != IX_K_SCALAR || air_elem_is_float(r->tab.vinfo[v].elem))
     return missing(r, op, v, "integer");
   *out = s->i;
   return NULL;
@@ -210,7 +167,7 @@ air_status_t ix_get_ix(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_i
 air_status_t ix_get_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
                          air_memref_t** out) {
   ix_val_t* s = ix_slot(r, e, v);
-  if (!s || r->vinfo[v].kind != IX_K_MEMREF || !s->p) return missing(r, op, v, "memref");
+  if (!s || r->tab.vinfo[v].kind != IX_K_MEMREF || !s->p) return missing(r, op, v, "memref");
   *out = s->p;
   return NULL;
 }
@@ -218,7 +175,7 @@ air_status_t ix_get_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t
 air_status_t ix_get_tok(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
                         ix_tok_t** out) {
   ix_val_t* s = ix_slot(r, e, v);
-  if (!s || r->vinfo[v].kind != IX_K_TOKEN || !s->p) return missing(r, op, v, "token");
+  if (!s || r->tab.vinfo[v].kind != IX_K_TOKEN || !s->p) return missing(r, op, v, "token");
   *out = s->p;
   return NULL;
 }

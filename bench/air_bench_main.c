@@ -17,6 +17,7 @@ int air_bench_matmul(int argc, char** argv);
 #ifdef AIR_BENCH_HSA
 int air_bench_hsa_dispatch(int argc, char** argv);
 #endif
+int air_bench_npu_insts(int argc, char** argv);
 
 typedef struct bench_t {
   const char* name;
@@ -35,6 +36,7 @@ static const bench_t k_benches[] = {
     {"hsa-dispatch", air_bench_hsa_dispatch,
      "host cost per AQL dispatch and dependency edge (software HSA queue) vs IREE"},
 #endif
+    {"npu-insts", air_bench_npu_insts, "NPU stream generation per BD; host cost per submission (fake XRT)"},
 };
 enum { N_BENCHES = sizeof k_benches / sizeof k_benches[0] };
 

@@ -162,8 +162,8 @@ static void test_uri(void** state) {
                        "no AMD GPU available through HSA");
     test_expect_status(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "'hsa'");
   }
-  test_expect_status(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE,
-         "xrt support arrives with the NPU driver");
+  /* The NPU driver is built in: on a machine without an NPU it says so. */
+  test_expect_status(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE, "NPU");
   assert_null(d);
   test_expect_status(air_device_open(NULL, "cpu", &d), AIR_STATUS_INVALID_ARGUMENT, NULL);
   test_expect_status(air_device_query(NULL, &info), AIR_STATUS_INVALID_ARGUMENT, NULL);

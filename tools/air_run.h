@@ -38,6 +38,9 @@ typedef struct run_options_t {
   int verbose;
   int quiet;
   int no_schedule;
+  const char* xclbin;     /* NPU: --xclbin FILE */
+  const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
+  const char* insts;      /* NPU: --insts FILE */
 } run_options_t;
 
 /* Everything a run holds, released in one place. */

@@ -38,7 +38,7 @@ CLASS_FORMS = {
     "CHANNEL": "`air.channel @name [sizes] [{attributes}]`",
     "HIER": "a hierarchy level with its iteration space, arguments and body (forms below)",
     "CHANNEL_IO": "a put or get on a channel index (forms below)",
-    "DMA": "`[%t =] air.dma_memcpy_nd [async] [[deps]] (%dst[offsets] [sizes] [strides], %src[offsets] [sizes] [strides]) : (types)`",
+    "DMA": "`[%t =] air.dma_memcpy_nd [async] [[deps]] (%dst[offsets] [sizes] [strides], %src[offsets] [sizes] [strides]) [src_rank(%r)] [dst_rank(%r)] [{src_rank = R : i64}] : (types)`",
     "WAIT_ALL": "`[%t =] air.wait_all [async] [[deps]]`",
     "EXECUTE": "`[%t[, %results] =] air.execute [[deps]] [-> (types)] { ... air.execute_terminator ... }`",
     "TOKEN_ALLOC": "`%t = air.token.alloc`",
@@ -63,6 +63,8 @@ CLASS_FORMS = {
     "AFFINE_FOR": "`affine.for %i = lb to ub [step s] { ... }`",
     "LINALG": "`op ins(%a, ... : types) outs(%c : type) [{ body }]`",
     "RESHAPE": "`%r = op %m [reassociation] : type into type`",
+    # ranks (issue 13, docs/scale-out.md)
+    "UNIVERSE": "`%u = air.universe.alloc(%n) [: !air.universe]`: a universe of %n ranks for an `air.rank`",
 }
 
 # Ops whose shape differs from the rest of their class.
@@ -72,6 +74,7 @@ OP_FORMS = {
     "air.herd": "`[%t =] air.herd [@name] [async] [[deps]] tile (%x, %y) in (%sx=%w, %sy=%h) [args(%inner=%outer, ...) : types] [attributes {...}] { ... }`",
     "air.channel.put": "`[%t =] air.channel.put [async] [[deps]] @chan[indices] (%memref[offsets] [sizes] [strides]) : (type)`",
     "air.channel.get": "`[%t =] air.channel.get [async] [[deps]] @chan[indices] (%memref[offsets] [sizes] [strides]) : (type)`",
+    "air.rank": "`[%t =] air.rank [async] [[deps]] [universe(%u)] (%r, ...) in (%n=%size, ...) [args(%inner=%outer, ...) : types] { ... }` (docs/scale-out.md)",
     "affine.min": "`%r = affine.min #map(%dims)[%symbols]`: the least result of the map",
     "affine.max": "`%r = affine.max #map(%dims)[%symbols]`: the greatest result of the map",
 }
@@ -91,6 +94,7 @@ ATTRIBUTES = {
     "iterator_types": "linalg.generic: `parallel` or `reduction` for each loop",
     "src_rank": "a transfer between ranks (air.rank): the sending rank",
     "dst_rank": "a transfer between ranks (air.rank): the receiving rank",
+    "air.symmetric": "on `memref.alloc` inside an `air.rank`: one buffer per rank on the symmetric heap, made and freed by every rank together, that peers address with `src_rank`/`dst_rank`",
 }
 
 # Layers by source folder, for "read by".

@@ -165,6 +165,7 @@ static air_opkind_t expected_terminator(air_opkind_t k) {
     case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
     case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
     case AIR_OP_HERD: return AIR_OP_HERD_TERM;
+    case AIR_OP_RANK: return AIR_OP_RANK_TERM;
     case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
     case AIR_OP_FOR: return AIR_OP_YIELD;
     case AIR_OP_IF: return AIR_OP_YIELD;
@@ -957,11 +958,18 @@ static void build_attrs(air_builder_t* b) {
   OK(air_builder_set_attr_affine(b, "broadcast_set", &setd));
   OK(air_builder_segment_end(b));
   OK(air_builder_launch_end(b));
+  /* A symmetric allocation is made by every rank together, in a rank body. */
+  air_value_t c2 = cidx(b, 2);
+  air_hier_desc_t rd = {0};
+  rd.n_dims = 1;
+  rd.sizes = &c2;
+  OK(air_builder_rank_begin(b, &rd, NULL, NULL));
   int64_t n = 1024;
   air_value_t m = alloc(b, t_memref(b, AIR_ELEMENT_F32, 1, &n, AIR_MEMORY_L3));
   OK(air_builder_set_attr_unit(b, "air.symmetric"));
   OK(air_builder_set_name(b, m, "sym_buf"));
   OK(air_builder_memref_dealloc(b, m));
+  OK(air_builder_rank_end(b));
   OK(air_builder_func_end(b, 0, NULL));
 }
 

@@ -56,7 +56,8 @@ typedef enum air_typeclass_e {
   AIR_TYPECLASS_NONE = 0,
   AIR_TYPECLASS_TOKEN,  /* !air.token */
   AIR_TYPECLASS_SCALAR, /* index, iN, f16, bf16, f32, f64 */
-  AIR_TYPECLASS_MEMREF
+  AIR_TYPECLASS_MEMREF,
+  AIR_TYPECLASS_UNIVERSE /* !air.universe: a set of ranks (air.universe.alloc) */
 } air_typeclass_t;
 
 /* Flags of air_type_token. */
@@ -68,6 +69,9 @@ enum {
 /* The token type `!air.token`. */
 AIR_API air_status_t air_type_token(air_program_t* program, uint32_t flags,
                                     air_type_t* out_type);
+
+/* The universe type `!air.universe` (the result of air.universe.alloc). */
+AIR_API air_status_t air_type_universe(air_program_t* program, air_type_t* out_type);
 
 /* A scalar type: an integer, `index`, or a float. */
 AIR_API air_status_t air_type_scalar(air_program_t* program, air_elem_t elem,

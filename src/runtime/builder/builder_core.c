@@ -26,6 +26,7 @@ static bool type_matches(const air_type_info_t* t, air_bwant_t want) {
     case AIR_BW_SCALAR: return t->kind == AIR_TYPE_SCALAR;
     case AIR_BW_MEMREF: return t->kind == AIR_TYPE_MEMREF;
     case AIR_BW_I1: return t->kind == AIR_TYPE_SCALAR && t->elem == AIR_ELEM_I1;
+    case AIR_BW_UNIVERSE: return t->kind == AIR_TYPE_UNIVERSE;
   }
   return false;
 }
@@ -38,6 +39,7 @@ static const char* want_name(air_bwant_t want) {
     case AIR_BW_INTLIKE: return "an integer or index";
     case AIR_BW_INT: return "an integer";
     case AIR_BW_FLOAT: return "a float";
+    case AIR_BW_UNIVERSE: return "an !air.universe";
     case AIR_BW_SCALAR: return "a scalar";
     case AIR_BW_MEMREF: return "a memref";
     case AIR_BW_I1: return "an i1";

@@ -22,7 +22,8 @@ _Static_assert((int)AIR_ELEMENT_NONE == (int)AIR_ELEM_NONE &&
 _Static_assert((int)AIR_TYPECLASS_NONE == (int)AIR_TYPE_NONE &&
                    (int)AIR_TYPECLASS_TOKEN == (int)AIR_TYPE_TOKEN &&
                    (int)AIR_TYPECLASS_SCALAR == (int)AIR_TYPE_SCALAR &&
-                   (int)AIR_TYPECLASS_MEMREF == (int)AIR_TYPE_MEMREF,
+                   (int)AIR_TYPECLASS_MEMREF == (int)AIR_TYPE_MEMREF &&
+                   (int)AIR_TYPECLASS_UNIVERSE == (int)AIR_TYPE_UNIVERSE,
                "air_typeclass_t must number like air_type_kind_t");
 _Static_assert((int)AIR_MEMORY_L3 == (int)AIR_MEM_L3 &&
                    (int)AIR_MEMORY_L2 == (int)AIR_MEM_L2 &&
@@ -44,6 +45,14 @@ air_status_t air_type_token(air_program_t* p, uint32_t flags, air_type_t* out) {
                       "air_type_token: unknown flags 0x%x", flags);
   if (!(*out = air_ir_type_token(p, (flags & AIR_TOKEN_OLD_SPELLING) != 0)))
     return AIR_STATUS_OOM(&p->allocator, "air_type_token");
+  return NULL;
+}
+
+air_status_t air_type_universe(air_program_t* p, air_type_t* out) {
+  if (!p || !out)
+    return AIR_STATUS(p ? &p->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_type_universe: NULL argument");
+  if (!(*out = air_ir_type_universe(p))) return AIR_STATUS_OOM(&p->allocator, "air_type_universe");
   return NULL;
 }
 

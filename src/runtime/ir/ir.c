@@ -248,6 +248,12 @@ air_tid_t air_ir_type_token(air_program_t* p, bool old_spelling) {
   return intern(p, &t);
 }
 
+air_tid_t air_ir_type_universe(air_program_t* p) {
+  air_type_info_t t = {0};
+  t.kind = AIR_TYPE_UNIVERSE;
+  return intern(p, &t);
+}
+
 air_tid_t air_ir_type_scalar(air_program_t* p, air_elem_kind_t elem) {
   if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_) return 0;
   air_type_info_t t = {0};

@@ -80,6 +80,21 @@
  *               outs...]; attrs = everything in the attribute dictionary
  *               (indexing_maps, iterator_types, ...); generic: regions[0] with one
  *               block arg per operand, ending in LINALG_YIELD.
+ *
+ * Ranks (issue 13, scale-out above the launch):
+ *   HIER        air.rank shares the launch/segment/herd layout (ids, sizes,
+ *               args; isolated body ending in RANK_TERM) and adds an optional
+ *               universe: with AIR_OPF_UNIVERSE the last operand is the
+ *               `universe(%u)` value, which is not a block argument. Use
+ *               air_ir_hier_nargs() for the number of args of any HIER op.
+ *   UNIVERSE    air.universe.alloc: operands = [size (index)]; results =
+ *               [!air.universe].
+ *   DMA         src_rank / dst_rank written as attributes (`{src_rank = 1 :
+ *               i64}`) stay in attrs; written as operands (`src_rank(%r)`) they
+ *               follow [dst, src]: AIR_OPF_SRC_RANK adds the source's rank,
+ *               then AIR_OPF_DST_RANK the destination's (air_ir_dma_rank()).
+ *   ALLOC       `{air.symmetric}` (unit attribute) marks a symmetric-heap
+ *               allocation.
  */
 #ifndef AIR_RUNTIME_IR_IR_H_
 #define AIR_RUNTIME_IR_IR_H_
@@ -106,6 +121,8 @@ typedef enum air_opcls_e {
   AIR_OPC_DEALLOC, AIR_OPC_LOAD, AIR_OPC_STORE, AIR_OPC_COPY, AIR_OPC_SUBVIEW,
   AIR_OPC_FOR, AIR_OPC_PARALLEL, AIR_OPC_REDUCE, AIR_OPC_IF, AIR_OPC_AFFINE_APPLY,
   AIR_OPC_AFFINE_IF, AIR_OPC_AFFINE_FOR, AIR_OPC_LINALG, AIR_OPC_RESHAPE,
+  /* ranks (issue 13) */
+  AIR_OPC_UNIVERSE,
 } air_opcls_t;
 
 typedef enum air_opkind_e {
@@ -154,6 +171,7 @@ typedef enum air_type_kind_e {
   AIR_TYPE_TOKEN,  /* !air.token, or !air.async.token when `old_spelling` */
   AIR_TYPE_SCALAR, /* index, iN, f16, bf16, f32, f64 */
   AIR_TYPE_MEMREF,
+  AIR_TYPE_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
 } air_type_kind_t;
 
 /* Scalar element types. Matches the public air_elem_t of air/types.h. */
@@ -305,6 +323,10 @@ enum {
   AIR_OPF_HAS_DEST = 1u << 2, /* put with `dest(...)` */
   AIR_OPF_PRIVATE = 1u << 3,  /* func.func private */
   AIR_OPF_EXPLICIT_MODULE = 1u << 4, /* `module { }` written */
+  /* ranks (issue 13) */
+  AIR_OPF_UNIVERSE = 1u << 8,  /* air.rank: last operand is `universe(%u)` */
+  AIR_OPF_SRC_RANK = 1u << 9,  /* dma: `src_rank(%r)` operand */
+  AIR_OPF_DST_RANK = 1u << 10, /* dma: `dst_rank(%r)` operand */
 };
 
 struct air_block_t {
@@ -382,6 +404,7 @@ char* air_ir_strndup(air_program_t* p, const char* s, size_t len);
 
 /* Interned types; 0 when out of memory. */
 air_tid_t air_ir_type_token(air_program_t* p, bool old_spelling);
+air_tid_t air_ir_type_universe(air_program_t* p);
 air_tid_t air_ir_type_scalar(air_program_t* p, air_elem_kind_t elem);
 air_tid_t air_ir_type_memref(air_program_t* p, air_elem_kind_t elem, uint32_t rank,
                              const int64_t* shape, int32_t memspace,
@@ -433,6 +456,27 @@ int32_t air_ir_alias_find(const air_program_t* p, const char* name, size_t len);
 static inline air_op_t* air_ir_block_terminator(const air_block_t* b) {
   return b ? b->last : NULL;
 }
+/* The number of `args(...)` of a launch/segment/herd/rank (operands after the
+ * sizes, less an air.rank's universe). */
+static inline uint32_t air_ir_hier_nargs(const air_op_t* op) {
+  uint32_t skip = op->iaux[0] + (op->kind == AIR_OP_RANK && (op->flags & AIR_OPF_UNIVERSE) ? 1u : 0u);
+  return op->n_operands > skip ? op->n_operands - skip : 0;
+}
+/* air.rank's universe operand, or 0. */
+static inline air_vid_t air_ir_rank_universe(const air_op_t* op) {
+  return op->kind == AIR_OP_RANK && (op->flags & AIR_OPF_UNIVERSE) && op->n_operands
+             ? op->operands[op->n_operands - 1]
+             : 0;
+}
+/* A dma's `src_rank(%r)` (dst = false) or `dst_rank(%r)` operand, or 0. */
+static inline air_vid_t air_ir_dma_rank(const air_op_t* op, bool dst) {
+  uint32_t i = 2;
+  if (op->kind != AIR_OP_DMA) return 0;
+  if (!dst) return (op->flags & AIR_OPF_SRC_RANK) && op->n_operands > i ? op->operands[i] : 0;
+  if (op->flags & AIR_OPF_SRC_RANK) ++i;
+  return (op->flags & AIR_OPF_DST_RANK) && op->n_operands > i ? op->operands[i] : 0;
+}
+
 /* The innermost op that encloses `op` (NULL at module level). */
 static inline air_op_t* air_ir_parent_op(const air_op_t* op) {
   return op->parent ? op->parent->parent : NULL;

@@ -43,6 +43,7 @@ const char* air_parse_type_str(const air_parser_t* P, air_tid_t t, char* buf, si
   switch (ti->kind) {
     case AIR_TYPE_TOKEN: OUT("%s", ti->old_spelling ? "!air.async.token" : "!air.token"); break;
     case AIR_TYPE_SCALAR: OUT("%s", air_elem_name(ti->elem)); break;
+    case AIR_TYPE_UNIVERSE: OUT("!air.universe"); break;
     case AIR_TYPE_MEMREF:
       OUT("memref<");
       for (uint32_t i = 0; i < ti->rank; ++i) {
@@ -202,6 +203,8 @@ air_status_t air_parse_type(air_parser_t* P, air_tid_t* out) {
       *out = air_ir_type_token(P->p, false);
     } else if (t->name_len == 15 && memcmp(t->name, "air.async.token", 15) == 0) {
       *out = air_ir_type_token(P->p, true);
+    } else if (t->name_len == 12 && memcmp(t->name, "air.universe", 12) == 0) {
+      *out = air_ir_type_universe(P->p);
     } else {
       *out = 0;
       for (uint32_t i = 0; i < P->n_talias; ++i)

@@ -32,6 +32,7 @@ static int implicit_terminator(const air_op_t* owner) {
     case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
     case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
     case AIR_OP_HERD: return AIR_OP_HERD_TERM;
+    case AIR_OP_RANK: return AIR_OP_RANK_TERM;
     case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
     case AIR_OP_FOR: case AIR_OP_IF: return AIR_OP_YIELD;
     case AIR_OP_AFFINE_FOR: case AIR_OP_AFFINE_IF: return AIR_OP_AFFINE_YIELD;
@@ -125,10 +126,17 @@ static void print_hier(air_printer_t* pr, const air_op_t* op, int level) {
     air_print_symbol(pr->out, op->sym);
   }
   air_pr_put_async(pr, op);
+  air_vid_t universe = air_ir_rank_universe(op);
+  if (universe) {
+    air_pr_put(pr, " universe(");
+    air_pr_put_val(pr, universe);
+    air_sb_putc(pr->out, ')');
+  }
+  uint32_t end = n + air_ir_hier_nargs(op);
   if (op->kind != AIR_OP_SEGMENT || n) {
-    air_pr_put(pr, op->kind == AIR_OP_LAUNCH ? " ("
-                   : op->kind == AIR_OP_HERD ? " tile ("
-                                             : " unroll(");
+    air_pr_put(pr, op->kind == AIR_OP_LAUNCH || op->kind == AIR_OP_RANK ? " ("
+                   : op->kind == AIR_OP_HERD                            ? " tile ("
+                                                                        : " unroll(");
     for (uint32_t i = 0; i < n; ++i) {
       if (i) air_pr_put(pr, ", ");
       air_pr_put_val(pr, air_pr_barg(b, i));
@@ -142,16 +150,16 @@ static void print_hier(air_printer_t* pr, const air_op_t* op, int level) {
     }
     air_sb_putc(pr->out, ')');
   }
-  if (op->n_operands > n) {
+  if (end > n) {
     air_pr_put(pr, " args(");
-    for (uint32_t i = n; i < op->n_operands; ++i) {
+    for (uint32_t i = n; i < end; ++i) {
       if (i > n) air_pr_put(pr, ", ");
       air_pr_put_val(pr, air_pr_barg(b, n + i));
       air_sb_putc(pr->out, '=');
       air_pr_put_val(pr, air_pr_opnd(op, i));
     }
     air_pr_put(pr, ") : ");
-    air_pr_put_opnd_types(pr, op, n, op->n_operands);
+    air_pr_put_opnd_types(pr, op, n, end);
   }
   air_pr_put_aff_conc(pr, op);
   air_pr_put_attrs_kw(pr, op);
@@ -193,6 +201,13 @@ static void print_dma(air_printer_t* pr, const air_op_t* op) {
   air_pr_put(pr, ", ");
   air_pr_put_memref_slice(pr, air_pr_opnd(op, 1), op, 3);
   air_sb_putc(pr->out, ')');
+  for (int w = 0; w < 2; ++w) {
+    air_vid_t r = air_ir_dma_rank(op, w == 1);
+    if (!r) continue;
+    air_pr_put(pr, w ? " dst_rank(" : " src_rank(");
+    air_pr_put_val(pr, r);
+    air_sb_putc(pr->out, ')');
+  }
   air_pr_put_attrs(pr, op);
   air_pr_put(pr, " : (");
   air_pr_put_opnd_types(pr, op, 0, 2);
@@ -511,6 +526,15 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_pr_put_attrs(pr, op);
       break;
     case AIR_OPC_EXECUTE: print_execute(pr, op, level); break;
+    case AIR_OPC_UNIVERSE:
+      air_pr_put(pr, name);
+      air_sb_putc(pr->out, '(');
+      air_pr_put_vals(pr, op->operands, op->n_operands);
+      air_sb_putc(pr->out, ')');
+      air_pr_put_attrs(pr, op);
+      air_pr_put(pr, " : ");
+      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      break;
     case AIR_OPC_TOKEN_ALLOC:
       air_pr_put(pr, name);
       air_pr_put_attrs(pr, op);

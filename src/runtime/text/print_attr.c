@@ -84,6 +84,7 @@ void air_print_type(air_sb_t* out, const air_program_t* p, air_tid_t t) {
       return;
     }
     case AIR_TYPE_MEMREF: break;
+    case AIR_TYPE_UNIVERSE: put(out, "!air.universe"); return;
     default: put(out, "<<null>>"); return;
   }
   put(out, "memref<");

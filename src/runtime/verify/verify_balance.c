@@ -2,7 +2,7 @@
  *
  * Producers and consumers usually sit in different herds, segments or launch
  * bodies, so balance is a whole-program count per channel index: every put and
- * get counts once per instance of its enclosing launch/segment/herd/scf.parallel
+ * get counts once per instance of its enclosing rank/launch/segment/herd/scf.parallel
  * iteration spaces and once per iteration of its static loops. The count is
  * computed, not enumerated: a binder (iteration space or loop) is enumerated
  * point by point only when some channel index, condition or bound below it
@@ -351,7 +351,8 @@ static void mark_all(bal_t* B) {
       case AIR_OP_PARALLEL: cnt = 3 * n; break;
       case AIR_OP_LAUNCH:
       case AIR_OP_SEGMENT:
-      case AIR_OP_HERD: cnt = n; break;
+      case AIR_OP_HERD:
+      case AIR_OP_RANK: cnt = n; break;
       case AIR_OP_AFFINE_FOR:
         for (uint32_t k = 0; k < 2 && o->n_lists; ++k) mark(B, o->lists[0].items[k].value);
         break;
@@ -642,6 +643,7 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
     case AIR_OP_LAUNCH:
     case AIR_OP_SEGMENT:
     case AIR_OP_HERD:
+    case AIR_OP_RANK:
       if (!o->n_regions) return;
       if (n > MAX_DIMS) {
         b_dyn(B, j);
@@ -732,7 +734,7 @@ static void report(bal_t* B, uint32_t c) {
     if (k < sizeof bnote) snprintf(bnote + k, sizeof bnote - k, "]");
   }
   static const char* const how =
-      "counted over every launch/segment/herd/scf.parallel instance and loop iteration";
+      "counted over every rank/launch/segment/herd/scf.parallel instance and loop iteration";
   if (!h->unk && h->put) {
     air_sb_t sb;
     air_sb_init(&sb, v->a);

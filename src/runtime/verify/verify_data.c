@@ -1,6 +1,6 @@
 /* verify_data.c - data movement and memory: channel declarations
  * ([broadcast-shape], [channel-type]), put/get/dma operands and lists
- * ([dma-lists], [undeclared-channel], [rank]) and memory spaces
+ * ([dma-lists], [undeclared-channel]) and memory spaces
  * ([memory-space]). Rule ids are documented in verify.c. */
 #include <stdio.h>
 #include <string.h>
@@ -279,11 +279,6 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
             ch->broadcast && op->kind == AIR_OP_GET ? " (gets index the broadcast_shape)" : "");
     }
   }
-  if (ch->type == AIR_VCH_SYMHEAP)
-    ERR(id, "rank",
-        "%s uses the gpu_symmetric_heap channel @%s, which needs an enclosing air.rank scope; "
-        "air.rank is not supported by this build",
-        on, op->sym);
   if (ch->type == AIR_VCH_MMIO && op->kind == AIR_OP_GET) {
     const air_type_info_t* t = air_v_type(v, mem);
     if (t->kind == AIR_TYPE_MEMREF && t->memspace != AIR_MEM_L1)
@@ -296,7 +291,9 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
 
 void air_v_check_dma(air_vctx_t* v, uint32_t id) {
   air_op_t* op = v->ops[id].op;
-  if (op->n_operands != 2 || op->n_lists < 6 || !op->lists) {
+  uint32_t n_ranks = ((op->flags & AIR_OPF_SRC_RANK) ? 1u : 0u) +
+                     ((op->flags & AIR_OPF_DST_RANK) ? 1u : 0u);
+  if (op->n_operands != 2 + n_ranks || op->n_lists < 6 || !op->lists) {
     ERR(id, "structure",
         "air.dma_memcpy_nd must have a destination and a source memref, each "
         "with offset/size/stride lists");
@@ -321,10 +318,6 @@ void air_v_check_dma(air_vctx_t* v, uint32_t id) {
         "destination; make both sides' sizes describe the same number of elements",
         (long long)ns, (long long)nd);
   air_v_check_async(v, id);
-  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
-    ERR(id, "rank",
-        "src_rank/dst_rank need an enclosing air.rank scope and air.symmetric memrefs; air.rank "
-        "is not supported by this build");
 }
 
 /*---------------------------------------------------------------------------*/

@@ -175,6 +175,20 @@ static void report(dl_t* D, uint32_t j) {
   const air_op_t* op = v->ops[j].op;
   const air_vchan_t* ch = &v->chans[v->ops[j].chan];
   const char* name = op->sym;
+  if (v->ops[j].hier != AIR_V_NONE && v->ops[v->ops[j].hier].op->kind == AIR_OP_RANK) {
+    /* At rank level every rank runs the same body: no rank gets past this op. */
+    air_v_error(v, op, "deadlock",
+                "air.channel.%s @%s waits forever in every rank: no rank can reach a matching "
+                "air.channel.%s @%s before this op completes (each rank runs the same body, so "
+                "each is blocked here%s); %s",
+                op->kind == AIR_OP_GET ? "get" : "put", name,
+                op->kind == AIR_OP_GET ? "put" : "get", name,
+                op->kind == AIR_OP_PUT && ch->depth <= 1 ? "; depth 1 is a rendezvous" : "",
+                op->kind == AIR_OP_GET
+                    ? "make the get async, or let each rank put before it gets"
+                    : "make the put async, or give the channel room for it (a larger depth)");
+    return;
+  }
   if (op->kind == AIR_OP_GET) {
     air_v_error(v, op, "deadlock",
                 "air.channel.get @%s waits forever: no air.channel.put @%s can run before it "

@@ -9,6 +9,7 @@
 
 #include "runtime/verify/verify_data.h"
 #include "runtime/verify/verify_passes.h"
+#include "runtime/verify/verify_rank.h"
 #include "runtime/verify/verify_util.h"
 
 #define ERR(id, rule, ...) air_v_error(v, v->ops[id].op, rule, __VA_ARGS__)
@@ -97,7 +98,7 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
     v->ops[id].bad = 1;
     return;
   }
-  uint32_t nargs = op->n_operands - n;
+  uint32_t nargs = air_ir_hier_nargs(op);
   if (op->kind == AIR_OP_LAUNCH ? op->n_regions > 1 : op->n_regions != 1) {
     ERR(id, "structure", "%s must have exactly one body region (found %u)", on, op->n_regions);
     v->ops[id].bad = 1;
@@ -135,6 +136,7 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
     }
     air_opkind_t tk = op->kind == AIR_OP_LAUNCH    ? AIR_OP_LAUNCH_TERM
                       : op->kind == AIR_OP_SEGMENT ? AIR_OP_SEGMENT_TERM
+                      : op->kind == AIR_OP_RANK    ? AIR_OP_RANK_TERM
                                                    : AIR_OP_HERD_TERM;
     const air_op_t* t = want_term(v, id, 0, tk);
     if (t && t->n_operands) ERR(id, "structure", "%s takes no operands", air_v_opname(t));
@@ -144,13 +146,16 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
   /* Nesting (spec 2.1-2.3). */
   uint32_t h = v->ops[id].hier;
   const air_op_t* ho = h != AIR_V_NONE ? v->ops[h].op : NULL;
-  if (op->kind == AIR_OP_LAUNCH && ho) {
+  if (op->kind == AIR_OP_RANK) {
+    air_v_check_rank(v, id); /* verify_rank.c: nesting, universe, tokens */
+  } else if (op->kind == AIR_OP_LAUNCH && ho && ho->kind != AIR_OP_RANK) {
     ERR(id, "nesting",
         "air.launch is the outermost level and cannot be nested inside the %s at %u:%u; move "
         "it to function or module level",
         air_v_opname(ho), ho->line, ho->col);
-  } else if (op->kind == AIR_OP_SEGMENT && (!ho || ho->kind == AIR_OP_HERD)) {
-    if (!ho)
+  } else if (op->kind == AIR_OP_SEGMENT && (!ho || ho->kind == AIR_OP_HERD ||
+                                              ho->kind == AIR_OP_RANK)) {
+    if (!ho || ho->kind == AIR_OP_RANK)
       ERR(id, "nesting",
           "air.segment must be nested inside an air.launch (or another air.segment)");
     else
@@ -263,6 +268,7 @@ static void check_terminator(air_vctx_t* v, uint32_t id) {
     case AIR_OP_LAUNCH_TERM: ok = pk == AIR_OP_LAUNCH; break;
     case AIR_OP_SEGMENT_TERM: ok = pk == AIR_OP_SEGMENT; break;
     case AIR_OP_HERD_TERM: ok = pk == AIR_OP_HERD; break;
+    case AIR_OP_RANK_TERM: ok = pk == AIR_OP_RANK; break;
     case AIR_OP_EXECUTE_TERM: ok = pk == AIR_OP_EXECUTE; break;
     case AIR_OP_REDUCE_RETURN: ok = pk == AIR_OP_REDUCE; break;
     case AIR_OP_YIELD: ok = pk == AIR_OP_FOR || pk == AIR_OP_IF || pk == AIR_OP_PARALLEL; break;
@@ -743,9 +749,10 @@ static void check_token_lists(air_vctx_t* v, uint32_t id) {
   air_opcls_t cls = air_opkind_class(op->kind);
   bool dep_ok = cls == AIR_OPC_HIER || cls == AIR_OPC_CHANNEL_IO || cls == AIR_OPC_DMA ||
                 cls == AIR_OPC_WAIT_ALL || cls == AIR_OPC_EXECUTE;
-  bool aff_ok = cls == AIR_OPC_HIER;
+  /* air.rank takes a dependency list only (verify_rank.c says why). */
+  bool aff_ok = cls == AIR_OPC_HIER && op->kind != AIR_OP_RANK;
   /* launch + concurrency is its own rule ([launch-concurrency]). */
-  bool conc_ok = cls == AIR_OPC_HIER;
+  bool conc_ok = cls == AIR_OPC_HIER && op->kind != AIR_OP_RANK;
   bool ok[3] = {dep_ok, aff_ok, conc_ok};
   for (int k = 0; k < 3; ++k) {
     const air_vlist_t* l = &op->toks[k];
@@ -760,8 +767,11 @@ static void check_token_lists(air_vctx_t* v, uint32_t id) {
       ERR(id, "token-list", "%s cannot carry a%s %s list; %s", air_v_opname(op), k == 1 ? "n" : "",
           names[k],
           k == 0 ? "only AIR hierarchy, data-movement, wait_all and execute ops wait on tokens"
-                 : "affinity and concurrency lists belong on air.segment and air.herd "
-                   "(affinity also on air.launch)");
+          : op->kind == AIR_OP_RANK
+              ? "ranks are separate processes, which share no hardware to be affine or "
+                "concurrent on; put these lists on the launches, segments and herds inside"
+              : "affinity and concurrency lists belong on air.segment and air.herd "
+                "(affinity also on air.launch)");
     for (uint32_t i = 0; i < l->n; ++i) {
       air_vid_t t = l->items[i];
       if (!air_v_valid(v, t) || air_v_is_token(v, t)) continue;
@@ -824,8 +834,14 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
             op->sym ? op->sym : "?");
       break;
     case AIR_OPC_HIER: check_hier(v, id); break;
-    case AIR_OPC_CHANNEL_IO: air_v_check_chan_io(v, id); break;
-    case AIR_OPC_DMA: air_v_check_dma(v, id); break;
+    case AIR_OPC_CHANNEL_IO:
+      air_v_check_chan_io(v, id);
+      air_v_check_rank_chan(v, id);
+      break;
+    case AIR_OPC_DMA:
+      air_v_check_dma(v, id);
+      if (!v->ops[id].bad) air_v_check_rank_dma(v, id);
+      break;
     case AIR_OPC_EXECUTE: {
       if (op->n_regions != 1) {
         ERR(id, "structure", "air.execute needs exactly one region");
@@ -865,6 +881,8 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
   }
   if (v->ops[id].bad) return;
   if (cls == AIR_OPC_ALLOC) air_v_check_alloc_space(v, id);
+  if (cls == AIR_OPC_ALLOC || cls == AIR_OPC_DEALLOC) air_v_check_symmetric(v, id);
+  if (cls == AIR_OPC_UNIVERSE) air_v_check_universe(v, id);
   if (v->target == AIR_VT_AIE) air_v_check_npu_compute(v, id);
 }
 

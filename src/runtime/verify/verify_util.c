@@ -115,6 +115,7 @@ const char* air_v_tname(const air_vctx_t* v, air_tid_t t, char* buf, size_t n) {
   const air_type_info_t* ti = air_ir_type(v->p, t);
   switch (ti->kind) {
     case AIR_TYPE_TOKEN: snprintf(buf, n, "!air.token"); break;
+    case AIR_TYPE_UNIVERSE: snprintf(buf, n, "!air.universe"); break;
     case AIR_TYPE_SCALAR: snprintf(buf, n, "%s", air_elem_name(ti->elem)); break;
     case AIR_TYPE_MEMREF: {
       size_t k = (size_t)snprintf(buf, n, "memref<");

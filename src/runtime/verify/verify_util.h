@@ -52,7 +52,7 @@ typedef struct air_vop_t {
   uint32_t end;    /* one past the last id of the subtree */
   uint32_t region; /* which region of the parent holds the op */
   uint32_t scope;  /* innermost enclosing isolated op (module/func/launch/segment/herd) */
-  uint32_t hier;   /* innermost enclosing launch/segment/herd */
+  uint32_t hier;   /* innermost enclosing launch/segment/herd/rank */
   uint32_t exec;   /* innermost enclosing air.execute */
   uint32_t chan;   /* put/get: index into chans; NONE when undeclared */
   uint16_t depth;
@@ -136,8 +136,10 @@ static inline bool air_v_is_token(const air_vctx_t* v, air_vid_t vid) {
 static inline bool air_v_is_memref(const air_vctx_t* v, air_vid_t vid) {
   return air_v_type(v, vid)->kind == AIR_TYPE_MEMREF;
 }
+/* The hierarchy chain (air_vop_t.hier) holds launch/segment/herd and, above
+ * them, air.rank: all share the ids/sizes/args layout and are isolated. */
 static inline bool air_v_is_hier(air_opkind_t k) {
-  return k == AIR_OP_LAUNCH || k == AIR_OP_SEGMENT || k == AIR_OP_HERD;
+  return k == AIR_OP_LAUNCH || k == AIR_OP_SEGMENT || k == AIR_OP_HERD || k == AIR_OP_RANK;
 }
 static inline bool air_v_is_chan_io(air_opkind_t k) {
   return k == AIR_OP_PUT || k == AIR_OP_GET;

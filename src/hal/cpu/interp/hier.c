@@ -75,6 +75,11 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
   uint32_t n = op->iaux[0];
+  /* Ranks need their own copies of the arguments and a symmetric heap; running
+   * them as plain instances would share memory between "processes". */
+  if (op->kind == AIR_OP_RANK)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                               "air.rank is not run by the CPU executor yet (issue 13)"));
   if (!op->n_regions || !op->regions[0])
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "%s @%s without a body is not supported by the CPU executor",

@@ -107,7 +107,9 @@ LAYERS = [
     ("src/hal/cpu/", "CPU executor"),
     ("src/hal/", "HAL"),
 ]
-ATTR_CALLS = r"(?:air_ir_attr_get|air_ir_attr_set|air_res_attr_int|str_attr|set_str_attr|attr_int|int_attr|attr_str)"
+# Any call whose name says it reads or sets an attribute (air_ir_attr_get,
+# ix_attr_str, air_res_attr_int, set_str_attr, ...), with a name literal.
+ATTR_CALLS = r"\b\w*attr\w*"
 
 
 def read(path):

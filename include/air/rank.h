@@ -7,7 +7,7 @@
  * the same dispatch, each executing the host code and its own block of ranks, and
  * reach each other's ranks only through the transport. The transport is an
  * interface so the program text is the same in both modes; the MPI one is in
- * air/rank_mpi.h (library airrt_mpi, built when Open MPI is found).
+ * src/rank_mpi (library airrt_mpi, built when Open MPI is found).
  *
  * Each rank has its own copy of the memref arguments it is given, as a separate
  * process would: rank 0's copy is the dispatch's binding itself, the others are

@@ -1,4 +1,4 @@
-/* rank_mpi.c - the MPI transport for ranks (air/rank_mpi.h): its own library,
+/* rank_mpi.c - the MPI transport for ranks (rank_mpi.h): its own library,
  * airrt_mpi, so libairrt never links MPI.
  *
  * Two duplicates of MPI_COMM_WORLD keep the traffic apart: collectives (window
@@ -14,7 +14,7 @@
  * (the machine is shared; Open MPI's blocking probe would spin forever). Its
  * polling also drives MPI's progress for RMA where the window is not shared
  * memory. */
-#include "air/rank_mpi.h"
+#include "rank_mpi/rank_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>

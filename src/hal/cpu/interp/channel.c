@@ -193,6 +193,7 @@ void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
     }
   }
   if (s->pe) air_sb_printf(sb, " (%s)", s->pe->track);
+  if (s->space && s->space->rank) air_sb_printf(sb, " (rank %lld)", (long long)s->space->rank_id);
 }
 
 static int chan_fail(ix_strand_t* s, air_status_t st) { return ix_failed(s, st); }

@@ -24,7 +24,8 @@
  *  - scf.parallel init tokens delay every op an instance runs or dispatches
  *    (index math aside); the scf.parallel completes when the instances have run
  *    their bodies (parallel.c).
- *  - put with dest(...) and air.rank are UNIMPLEMENTED.
+ *  - put with dest(...) is UNIMPLEMENTED. Ranks run as strands with their own
+ *    argument copies (rank.c, docs/scale-out.md).
  *
  * Two ways to run the host level (the entry body). Dynamic (no schedule): one host
  * strand walks the body in program order and dispatches async ops as strands that

@@ -315,6 +315,7 @@ static void release_all(run_state_t* r) {
   air_executable_release(r->executable);
   air_device_release(r->device);
   air_trace_destroy(r->trace);
+  air_rank_copies_destroy(r->rank_copies);
   air_program_destroy(r->program);
   air_context_destroy(r->context);
   for (uint32_t i = 0; i < MAX_ARGS; ++i)

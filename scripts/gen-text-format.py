@@ -89,7 +89,7 @@ ATTRIBUTES = {
     "y_loc": "placement: the row of a segment or herd's first tile",
     "x_size": "a segment's width in columns (its L2 is the mem tiles of those columns)",
     "y_size": "a segment's height in rows",
-    "link_with": "on a herd or a private func.func: the kernel object its `func.call`s are looked up by, after the callee's own name (C kernels registered on the context, `air-run --kernels`)",
+    "link_with": "on a herd or a private func.func: the kernel object its `func.call`s are looked up by, after the callee's own name (C kernels registered on the context, `air-run --kernels`); on the hsa driver, the AMDGPU code object whose kernel the herd dispatches (docs/gpu.md)",
     "indexing_maps": "linalg.generic: the affine map of each operand",
     "iterator_types": "linalg.generic: `parallel` or `reduction` for each loop",
     "src_rank": "a transfer between ranks (air.rank): the sending rank",
@@ -107,7 +107,9 @@ LAYERS = [
     ("src/hal/cpu/", "CPU executor"),
     ("src/hal/", "HAL"),
 ]
-ATTR_CALLS = r"(?:air_ir_attr_get|air_ir_attr_set|air_res_attr_int|str_attr|set_str_attr|attr_int|int_attr|attr_str)"
+# Any call whose name says it reads or sets an attribute (air_ir_attr_get,
+# ix_attr_str, air_res_attr_int, set_str_attr, ...), with a name literal.
+ATTR_CALLS = r"\b\w*attr\w*"
 
 
 def read(path):

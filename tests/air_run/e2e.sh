@@ -127,6 +127,31 @@ assert all(e["dur"] >= 0 and e["ts"] >= 0 for e in xs)
 assert any(e["pid"] == pe[0] for e in xs), "no events on PE tracks"
 print("ok:", len(xs), "events,", len(pe_tracks), "PE tracks")
 PY
+    # Work without linalg (vector_add: loads, stores and arith in air.execute)
+    # has PE tracks too: each of the 4 PEs shows its whole body as one span and
+    # each air.execute as a span inside it.
+    run 0 "$air_run" "$vadd" --random --trace v.json
+    python3 - v.json <<'PY' || fail "vector_add trace: PE tracks"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+pe = [p for p, n in procs.items() if n == "processing elements"]
+assert pe, procs
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+tracks = {}
+for e in ev:
+    if e["ph"] == "X" and e["pid"] == pe[0]:
+        tracks.setdefault(names[(e["pid"], e["tid"])], []).append(e)
+assert sorted(tracks) == ["herd @vadd_herd [%d, 0]" % x for x in range(4)], sorted(tracks)
+for t, es in tracks.items():
+    body = [e for e in es if e["name"] == "air.herd @vadd_herd"]
+    work = [e for e in es if e["name"] == "air.execute"]
+    assert len(body) == 1 and len(work) >= 4, (t, [e["name"] for e in es])
+    b = body[0]
+    for w in work:  # nested in the PE's span
+        assert b["ts"] <= w["ts"] + 1e-3 and w["ts"] + w["dur"] <= b["ts"] + b["dur"] + 1e-3, (t, w, b)
+print("ok: 4 PE tracks for vector_add")
+PY
   fi
   ;;
 python_npy)

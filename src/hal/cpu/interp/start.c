@@ -90,6 +90,9 @@ static void run_end(ix_run_t* r) {
   bool called = r->done_called;
   air_status_t st = r->status;
   r->status = NULL;
+  /* A run that did all its work can still have broken the spec's balance of puts
+   * and gets; only now, with every strand gone, is that known. */
+  if (!st && !called) st = ix_chan_unread(r);
   run_free(r);
   if (!called)
     done(user, st);

@@ -424,7 +424,7 @@ air_status_t ix_chan_unread(ix_run_t* r) {
   uint32_t n = 0;
   uint64_t more = 0;
   for (ix_space_t* sp = r->spaces; sp; sp = sp->next)
-    for (uint32_t ci = 0; ci < r->tab.n_chans; ++ci) {
+    for (uint32_t ci = 0; sp->lanes && ci < r->tab.n_chans; ++ci) { /* rank spaces borrow */
       const ix_chan_t* c = &r->tab.chans[ci];
       for (uint64_t p = 0; sp->lanes[ci] && p < c->n_put; ++p) {
         const ix_lane_t* q = sp->lanes[ci][p];

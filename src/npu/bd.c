@@ -344,10 +344,12 @@ bool air_npu_dims_to_bd(const air_npu_dims_t* d, air_npu_tile_t kind, air_npu_bd
       NDFAIL("stride %llu of dimension %u is not a whole number of 32-bit words",
              (unsigned long long)t[i], d->n_dims - 1 - (uint32_t)i);
   }
-  uint64_t hs0 = s[0] * ew / 32;
-  if (hs0 * s[1] * s[2] != words)
+  uint64_t hs0 = s[0] * ew / 32, moved;
+  if (__builtin_mul_overflow(hs0, s[1], &moved) || __builtin_mul_overflow(moved, s[2], &moved))
+    NDFAIL("the lowest three dimensions move more than 2^64 words");
+  if (moved != words)
     NDFAIL("the length, %llu words, is not what the lowest three dimensions move (%llu words)",
-           (unsigned long long)words, (unsigned long long)(hs0 * s[1] * s[2]));
+           (unsigned long long)words, (unsigned long long)moved);
   /* A scan whose two middle sizes are 1 and whose innermost stride is 1 is
    * linear: the length alone describes it (and its d0 may pass 1023 words). */
   bool linear = s[1] == 1 && s[2] == 1 && (t[0] == 1 || s[0] == 1);

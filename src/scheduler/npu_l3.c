@@ -454,7 +454,9 @@ static air_status_t parallel(l3_t* L, const air_op_t* op, int depth) {
         !val(L, op->operands[2 * n + i], &st[i]) || st[i] <= 0)
       return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
                     "an scf.parallel with L3 transfers needs constant bounds and positive steps");
-    trips[i] = ub[i] > lb[i] ? (ub[i] - lb[i] + st[i] - 1) / st[i] : 0;
+    int64_t span;
+    if (__builtin_sub_overflow(ub[i], lb[i], &span)) span = INT64_MAX;
+    trips[i] = span > 0 ? span / st[i] + (span % st[i] != 0) : 0;
     if (trips[i] > MAX_TRANSFERS || (total *= trips[i]) > MAX_TRANSFERS)
       return err_at(L, op, AIR_STATUS_RESOURCE_EXHAUSTED, "an scf.parallel of more than %d "
                     "instances", MAX_TRANSFERS);
@@ -500,9 +502,10 @@ static air_status_t walk_op(l3_t* L, const air_op_t* op, int depth) {
           !val(L, op->operands[2], &st) || st <= 0)
         return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
                       "a loop with L3 transfers needs constant bounds and a positive step");
-      for (int64_t i = lb; i < ub; i += st) {
+      for (int64_t i = lb; i < ub;) {
         set(L, body->args[0], i);
         AIR_RETURN_IF_ERROR(walk_block(L, body, depth + 1));
+        if (__builtin_add_overflow(i, st, &i)) break;
       }
       return NULL;
     }

@@ -11,6 +11,7 @@
 
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/rank_xfer.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"

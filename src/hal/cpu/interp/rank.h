@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "hal/cpu/interp/pattern.h"
+#include "hal/cpu/interp/rank_xfer.h"
 #include "hal/cpu/interp/strand.h"
 #include "runtime/base/strbuf.h"
 
@@ -29,29 +29,11 @@ air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op);
  * when the op is a collective (*handled true); otherwise *handled is false and
  * the caller runs the op as usual. */
 int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled);
-/* The sides of a dma whose peer rank runs in another process (under a
- * transport): [0] the source, [1] the destination; win NULL for a local side.
- * The view of a remote side is this rank's own copy; the peer's byte for
- * address q of it is at window offset q - mine + peer_off of `process`. */
-typedef struct ix_rank_remote_t {
-  struct air_rank_window_t* win[2];
-  uint32_t process[2];
-  char* mine[2];
-  uint64_t peer_off[2];
-  int64_t peer[2];
-} ix_rank_remote_t;
-
 /* A dma with src_rank/dst_rank: points the views named by them at the peer
  * ranks' copies of their symmetric memrefs when those are in this process, and
  * fills `rem` for the sides whose peer is not. */
 air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
                                air_memref_t* dst, air_memref_t* src, ix_rank_remote_t* rem);
-/* The transfer of a dma with a remote side (rem from ix_rank_dma_views), done
- * when the data is in place: one put/get for a contiguous run on both sides,
- * else through a packed staging buffer moved as the pattern's runs. */
-air_status_t ix_rank_dma_remote(ix_strand_t* s, const air_op_t* op, const air_memref_t* dv,
-                                const ix_lists_t* dl, const air_memref_t* sv,
-                                const ix_lists_t* sl, const ix_rank_remote_t* rem);
 /* The deadlock report's line for a strand parked at a collective. */
 void ix_rank_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
 /* At the end of the run: fills the holder's copies of the ranks that used the

@@ -33,6 +33,11 @@ enum {
    * scheduler cannot plan (an L3 alloc of unknown size, a program too big for the
    * target), and for comparisons. */
   AIR_EXECUTABLE_NO_SCHEDULE = 1u << 0,
+  /* Compile no herd code: do not JIT the program's loops (no code generator is
+   * loaded) and ignore code objects an artifact carries; every body is
+   * interpreted. Dispatches can also ask for that one at a time
+   * (AIR_DISPATCH_INTERPRET). */
+  AIR_EXECUTABLE_NO_COMPILE = 1u << 1,
 };
 
 /* Verifies `program` for the device's target and compiles a schedule for every
@@ -41,8 +46,8 @@ enum {
  * runs on the dynamic path instead, and air_executable_schedule_info returns the
  * scheduler's located error as the reason. A program the verifier rejects fails
  * with the verifier's list of violations; otherwise only running out of memory
- * fails. `flags`: 0 or AIR_EXECUTABLE_NO_SCHEDULE (other bits are
- * INVALID_ARGUMENT). */
+ * fails. `flags`: AIR_EXECUTABLE_NO_SCHEDULE, AIR_EXECUTABLE_NO_COMPILE (other
+ * bits are INVALID_ARGUMENT). */
 AIR_API air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
                                            uint32_t flags, air_executable_t** out_executable);
 

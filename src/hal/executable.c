@@ -175,7 +175,7 @@ air_status_t air_executable_create(air_device_t* device, const air_program_t* pr
     return AIR_STATUS(device ? &device->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: NULL argument");
   *out_executable = NULL;
-  if (flags & ~(uint32_t)AIR_EXECUTABLE_NO_SCHEDULE)
+  if (flags & ~(uint32_t)(AIR_EXECUTABLE_NO_SCHEDULE | AIR_EXECUTABLE_NO_COMPILE))
     return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: unknown flags 0x%x", flags);
   return AIR_DEVICE_VTABLE(device)->executable_create(device, program, flags, NULL,

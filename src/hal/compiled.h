@@ -81,6 +81,7 @@ typedef struct air_cg_unit_t {
   air_cg_fn_t fn;
   uint32_t n_in, n_out;
   const air_vid_t* in;   /* n_in inputs, as air_cg_unit_inputs lists them */
+  uint32_t index;        /* op's preorder index in the module (its symbol's number) */
 } air_cg_unit_t;
 
 typedef struct air_cg_stats_t {
@@ -94,6 +95,9 @@ typedef struct air_cg_stats_t {
 typedef struct air_cg_hooks_t {
   uint32_t abi_version;  /* AIR_CG_ABI_VERSION */
   const char* name;      /* "llvm-16" */
+  /* AIR_VERSION_STRING of the libairrt it was built with: the generator reads
+   * the program's IR structures, so it must come from the same build. */
+  const char* build;
   /* JIT-compiles every unit of `program` (which must outlive the result). An
    * op it does not cover is left out (the interpreter runs it), not an error. */
   air_status_t (*compile)(const air_allocator_t* allocator, const air_program_t* program,
@@ -102,8 +106,19 @@ typedef struct air_cg_hooks_t {
   /* The compiled unit for `op`, or NULL. */
   const air_cg_unit_t* (*find)(const air_cg_program_t* compiled, const air_op_t* op);
   void (*stats)(const air_cg_program_t* compiled, air_cg_stats_t* out);
+  /* Emits every unit of `program` into one relocatable x86-64 object for an
+   * artifact (the loader's rules: hal/code_object.h), each unit the function
+   * "air_unit_<N>" where N is the unit op's preorder index in the module
+   * (air_cg_op_at(program->module, N)). `*bytes` is NULL (and `*n_units` 0) when
+   * the program has no unit; the bytes are the allocator's. */
+  air_status_t (*emit_object)(const air_allocator_t* allocator, const air_program_t* program,
+                              void** bytes, size_t* size, uint32_t* n_units);
 } air_cg_hooks_t;
 
-#define AIR_CG_ABI_VERSION 1u
+#define AIR_CG_ABI_VERSION 2u
+
+/* The one symbol a code generator library exports: it returns its hook table. */
+#define AIR_CG_ENTRY_SYMBOL "air_codegen_hooks"
+typedef const air_cg_hooks_t* (*air_cg_entry_fn_t)(void);
 
 #endif /* AIR_HAL_COMPILED_H_ */

@@ -2,7 +2,9 @@
 # fuzz.sh [SECONDS] - runs a fuzzer for a bounded time, starting from its seed
 # corpus: FUZZ_TARGET=parse (default; tests/fuzz/fuzz_parse.c, the parser) or
 # FUZZ_TARGET=artifact (tests/fuzz/fuzz_artifact.c, the .airbin reader; its seeds
-# are tests/fuzz/artifact_corpus plus every sample compiled with airc). New
+# are tests/fuzz/artifact_corpus plus every sample compiled with airc) or
+# FUZZ_TARGET=code_object (tests/fuzz/fuzz_code_object.c, the loader of the x86-64
+# objects an .airbin carries; seeds tests/fuzz/code_object_corpus). New
 # interesting inputs go to $BUILD_DIR/fuzz-corpus (parse) or
 # $BUILD_DIR/fuzz-corpus-artifact, kept between runs; a crash is saved in
 # $BUILD_DIR/fuzz-artifacts(-artifact) and makes the script fail. To keep a crash
@@ -24,7 +26,9 @@ target=${FUZZ_TARGET:-parse}
 case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse or artifact, not '$target'" >&2; exit 2 ;;
+  code_object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact or code_object, not '$target'" >&2
+     exit 2 ;;
 esac
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^AIR_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
@@ -45,6 +49,8 @@ if [ "$target" = parse ]; then
     [ -d "$root/$d" ] && seeds+=("$root/$d")
   done
   dict=(-dict="$root/tests/fuzz/air.dict")
+elif [ "$target" = code_object ]; then
+  seeds=("$root/tests/fuzz/code_object_corpus")
 else
   # Valid artifacts of today's compiler, next to the kept findings.
   seeds=("$root/tests/fuzz/artifact_corpus" "$build/artifact-seeds")

@@ -480,6 +480,15 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
         cg_unsupported(f, op, "a token or other non-scalar input");
         return f->st;
       }
+      /* An input made by arith.constant outside the unit is that constant: the
+       * frame carries it all the same, but as an LLVM constant it lets loop
+       * bounds, trip counts and bounds checks fold (and the loop vectorise). */
+      const air_op_t* def = air_ir_value(p, v)->def;
+      if (def && def->kind == AIR_OP_CONSTANT && def->n_results == 1 && def->results[0] == v) {
+        cg_emit_scalar(f, def);
+        if (f->st) return f->st;
+        continue;
+      }
       cg_set(f, v, cg_from_word(f, el, LLVMBuildLoad2(B, m->i64, slot, "")));
     }
   }

@@ -117,6 +117,17 @@ typedef struct air_cg_hooks_t {
 
 #define AIR_CG_ABI_VERSION 2u
 
+/* The C library functions generated code may call (libm for maxnumf/minnumf and
+ * math ops, the mem* functions LLVM makes of loop idioms): the JIT resolves only
+ * these, and the object loader (hal/code_object.c) links only these. X(name). */
+#define AIR_CG_EXTERNALS(X)                                                                  \
+  X(fmax) X(fmin) X(fmaxf) X(fminf) X(memcpy) X(memmove) X(memset) X(fma) X(fmaf) X(sqrt)     \
+  X(sqrtf) X(cbrt) X(cbrtf) X(exp) X(expf) X(exp2) X(exp2f) X(expm1) X(expm1f) X(log) X(logf) \
+  X(log2) X(log2f) X(log10) X(log10f) X(log1p) X(log1pf) X(pow) X(powf) X(sin) X(sinf)       \
+  X(cos) X(cosf) X(tan) X(tanf) X(tanh) X(tanhf) X(atan) X(atanf) X(atan2) X(atan2f) X(erf)   \
+  X(erff) X(floor) X(floorf) X(ceil) X(ceilf) X(round) X(roundf) X(rint) X(rintf) X(trunc)    \
+  X(truncf) X(fabs) X(fabsf) X(copysign) X(copysignf)
+
 /* The one symbol a code generator library exports: it returns its hook table. */
 #define AIR_CG_ENTRY_SYMBOL "air_codegen_hooks"
 typedef const air_cg_hooks_t* (*air_cg_entry_fn_t)(void);

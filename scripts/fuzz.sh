@@ -26,8 +26,9 @@ target=${FUZZ_TARGET:-parse}
 case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
+  txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
   code_object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact or code_object, not '$target'" >&2
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, txn, aie or code_object, not '$target'" >&2
      exit 2 ;;
 esac
 
@@ -51,6 +52,16 @@ if [ "$target" = parse ]; then
   dict=(-dict="$root/tests/fuzz/air.dict")
 elif [ "$target" = code_object ]; then
   seeds=("$root/tests/fuzz/code_object_corpus")
+elif [ "$target" = txn ] || [ "$target" = aie ]; then
+  seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
+  if [ "$target" = txn ]; then
+    mkdir -p "$build/txn-seeds"
+    for f in "$root"/tests/data/npu/*.mlir "$root"/tests/fuzz/aie_corpus/*.mlir; do
+      "$build/tools/airc" npu-insts "$f" -o "$build/txn-seeds/$(basename "$f" .mlir).bin" \
+        2>/dev/null || true
+    done
+    seeds+=("$build/txn-seeds")
+  fi
 else
   # Valid artifacts of today's compiler, next to the kept findings.
   seeds=("$root/tests/fuzz/artifact_corpus" "$build/artifact-seeds")

@@ -32,6 +32,8 @@ int airc_cmd_pack(int argc, char** argv);
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
+/* tools/airc_npu.c: an mlir-aie module's NPU instruction stream, and its listing. */
+int airc_cmd_npu_insts(int argc, char** argv);
 
 /* Keep TOOLS.md's spellings. */
 static const airc_command_t k_commands[] = {
@@ -47,6 +49,9 @@ static const airc_command_t k_commands[] = {
      "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
      "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
+    {"npu-insts", airc_cmd_npu_insts,
+     "FILE.mlir [--format bin|hex] [-o OUT] [--no-fold-ddr-offset] | --decode FILE",
+     "lower an mlir-aie module's runtime sequence to NPU instructions, or list a stream"},
 };
 static const size_t k_command_count = sizeof k_commands / sizeof k_commands[0];
 
@@ -61,7 +66,7 @@ static void print_usage(FILE* out) {
           "\n"
           "commands:\n");
   for (size_t i = 0; i < k_command_count; ++i)
-    fprintf(out, "  %-8s %s\n", k_commands[i].name, k_commands[i].summary);
+    fprintf(out, "  %-10s %s\n", k_commands[i].name, k_commands[i].summary);
   fprintf(out,
           "\n"
           "FILE may be '-' for standard input. Exit status: 0 success, 1 error in the\n"

@@ -1,0 +1,83 @@
+/* npu.c - NPU device table and register map (see npu.h). */
+#include "npu/npu.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Keyed by name: mlir-aie's enum integers change between versions. */
+static const air_npu_device_t k_devices[] = {
+    {"npu1", AIR_NPU_AIE2, 4, 6, 3, 2},      {"npu1_1col", AIR_NPU_AIE2, 1, 6, 3, 2},
+    {"npu1_2col", AIR_NPU_AIE2, 2, 6, 3, 2}, {"npu1_3col", AIR_NPU_AIE2, 3, 6, 3, 2},
+    {"npu1_4col", AIR_NPU_AIE2, 4, 6, 3, 2}, /* older trees' name for npu1 */
+    {"npu2", AIR_NPU_AIE2P, 8, 6, 4, 3},     {"npu2_1col", AIR_NPU_AIE2P, 1, 6, 4, 3},
+    {"npu2_2col", AIR_NPU_AIE2P, 2, 6, 4, 3}, {"npu2_3col", AIR_NPU_AIE2P, 3, 6, 4, 3},
+    {"npu2_4col", AIR_NPU_AIE2P, 4, 6, 4, 3}, {"npu2_5col", AIR_NPU_AIE2P, 5, 6, 4, 3},
+    {"npu2_6col", AIR_NPU_AIE2P, 6, 6, 4, 3}, {"npu2_7col", AIR_NPU_AIE2P, 7, 6, 4, 3},
+};
+
+const air_npu_device_t* air_npu_device_find(const char* name, size_t len) {
+  for (size_t i = 0; i < sizeof k_devices / sizeof k_devices[0]; ++i)
+    if (strlen(k_devices[i].name) == len && memcmp(k_devices[i].name, name, len) == 0)
+      return &k_devices[i];
+  return NULL;
+}
+
+const char* air_npu_device_names(void) {
+  return "npu1, npu1_1col, npu1_2col, npu1_3col, npu1_4col, npu2, npu2_1col ... npu2_7col";
+}
+
+air_txn_geom_t air_npu_device_geom(const air_npu_device_t* d) {
+  air_txn_geom_t g = {d->dev_gen, d->rows, d->cols, 1};
+  return g;
+}
+
+bool air_npu_tile_addr(uint32_t col, uint32_t row, uint32_t offset, uint32_t* out) {
+  if (col > 0x7F || row > 0x1F || offset > 0xFFFFF) return false;
+  *out = col << 25 | row << 20 | offset;
+  return true;
+}
+
+uint32_t air_npu_bd_count(air_npu_tile_t k) { return k == AIR_NPU_TILE_MEM ? 48 : 16; }
+uint32_t air_npu_bd_base(air_npu_tile_t k) { return k == AIR_NPU_TILE_MEM ? 0xA0000 : 0x1D000; }
+uint32_t air_npu_bd_words(air_npu_tile_t k) { return k == AIR_NPU_TILE_CORE ? 6 : 8; }
+uint32_t air_npu_channels(air_npu_tile_t k) { return k == AIR_NPU_TILE_MEM ? 6 : 2; }
+uint32_t air_npu_bd_addr_word_offset(air_npu_tile_t k) { return k == AIR_NPU_TILE_CORE ? 0 : 4; }
+
+uint32_t air_npu_channel_ctrl(air_npu_tile_t k, air_npu_dir_t dir, uint32_t ch) {
+  switch (k) {
+    case AIR_NPU_TILE_SHIM: return (dir == AIR_NPU_S2MM ? 0x1D200u : 0x1D210u) + 8 * ch;
+    case AIR_NPU_TILE_MEM: return (dir == AIR_NPU_S2MM ? 0xA0600u : 0xA0630u) + 8 * ch;
+    default: return (dir == AIR_NPU_S2MM ? 0x1DE00u : 0x1DE10u) + 8 * ch;
+  }
+}
+
+void air_npu_describe_addr(uint64_t addr, char* buf, size_t cap) {
+  if (addr >> 32) {
+    snprintf(buf, cap, "64-bit");
+    return;
+  }
+  uint32_t col = (uint32_t)(addr >> 25) & 0x7F, row = (uint32_t)(addr >> 20) & 0x1F;
+  uint32_t off = (uint32_t)addr & 0xFFFFF;
+  air_npu_tile_t k = air_npu_tile_kind(row);
+  const char* tile = k == AIR_NPU_TILE_SHIM ? "shim" : k == AIR_NPU_TILE_MEM ? "mem" : "core";
+  int n = snprintf(buf, cap, "col %u row %u +0x%05x", col, row, off);
+  if (n < 0 || (size_t)n >= cap) return;
+  uint32_t base = air_npu_bd_base(k), count = air_npu_bd_count(k);
+  if (off >= base && off < base + 0x20 * count) {
+    uint32_t rel = off - base;
+    uint32_t word = (rel % 0x20) / 4;
+    if (word < air_npu_bd_words(k))
+      snprintf(buf + n, cap - (size_t)n, " (%s BD %u word %u)", tile, rel / 0x20, word);
+    return;
+  }
+  for (uint32_t d = 0; d < 2; ++d) {
+    for (uint32_t ch = 0; ch < air_npu_channels(k); ++ch) {
+      uint32_t ctrl = air_npu_channel_ctrl(k, (air_npu_dir_t)d, ch);
+      if (off == ctrl || off == ctrl + 4) {
+        snprintf(buf + n, cap - (size_t)n, " (%s %s%u %s)", tile, d ? "MM2S" : "S2MM", ch,
+                 off == ctrl ? "control" : "task queue");
+        return;
+      }
+    }
+  }
+}

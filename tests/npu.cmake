@@ -1,0 +1,4 @@
+# NPU instruction streams (src/npu): TXN encoder/decoder and BD encoders word by
+# word, the mlir-aie module reader, and `airc npu-insts` on files of our own.
+air_add_test(test_npu_txn ${CMAKE_CURRENT_SOURCE_DIR}/test_npu_txn.c)
+air_add_test(test_npu_module ${CMAKE_CURRENT_SOURCE_DIR}/test_npu_module.c)

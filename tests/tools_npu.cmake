@@ -1,0 +1,22 @@
+# CLI tests for `airc npu-insts` (docs/npu.md); after tools.cmake, whose
+# air_cli_test they use.
+if(NOT TARGET airc)
+  return()
+endif()
+set(AIR_NPU_DATA ${CMAKE_CURRENT_SOURCE_DIR}/data/npu)
+add_test(NAME airc_npu_insts COMMAND bash ${AIR_CLI_DIR}/npu_insts.sh $<TARGET_FILE:airc>
+  ${AIR_NPU_DATA})
+set_tests_properties(airc_npu_insts PROPERTIES LABELS "cli" TIMEOUT 60)
+air_cli_test(airc_npu_insts_help --rc 0 --stdout "^usage: airc npu-insts" -- airc npu-insts --help)
+air_cli_test(airc_npu_insts_listed --rc 0 --stdout "npu-insts" -- airc --help)
+air_cli_test(airc_npu_insts_bad_format --rc 2 --stderr "--format must be bin or hex"
+  -- airc npu-insts ${AIR_NPU_DATA}/memcpy_example.mlir --format txt)
+air_cli_test(airc_npu_insts_no_file --rc 2 --stderr "no input file" -- airc npu-insts)
+air_cli_test(airc_npu_insts_not_module --rc 1 --no-stdout "."
+  --stderr "vector_add_dma\\.mlir: error: no aie\\.device"
+  -- airc npu-insts ${CMAKE_CURRENT_SOURCE_DIR}/data/programs/vector_add_dma.mlir --format hex)
+air_cli_test(airc_npu_insts_decode_module --rc 1
+  --stderr "memcpy_example\\.mlir: error: a binary instruction stream is a multiple of 4 bytes|word 0"
+  -- airc npu-insts --decode ${AIR_NPU_DATA}/memcpy_example.mlir)
+air_cli_test(airc_npu_insts_unknown_device --rc 1 --stdin ${AIR_NPU_DATA}/bad_device.mlir
+  --stderr "^<stdin>:3:14: error: unknown NPU device 'npu9'" -- airc npu-insts - --format hex)

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "hal/cpu/kernels/gemm.h"
+#include "hal/cpu/kernels/xform.h"
 
 static uint64_t g_s = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void) {
@@ -189,11 +190,55 @@ static void test_scratch_exhausted(void** state) {
                              (air_kern_mat_t){C0, 8}, AIR_KERN_REFERENCE, &none));
 }
 
+/* fill / copy / transpose: the library and the loops write the same bytes and
+ * nothing outside the view (the row padding keeps its pattern). */
+static void test_xform(void** state) {
+  (void)state;
+  static const int64_t shapes[][2] = {{1, 1}, {3, 5}, {32, 32}, {64, 17}, {7, 128}, {100, 100}};
+  static const uint32_t sizes[] = {1, 2, 3, 4, 8};
+  for (size_t si = 0; si < sizeof shapes / sizeof *shapes; ++si)
+    for (size_t ei = 0; ei < sizeof sizes / sizeof *sizes; ++ei) {
+      int64_t R = shapes[si][0], C = shapes[si][1];
+      uint32_t es = sizes[ei];
+      int64_t lds = C + 3, ldd = (R > C ? R : C) + 5;
+      size_t sb = (size_t)(R * lds) * es, db = (size_t)((R > C ? R : C) * ldd) * es;
+      uint8_t *src = malloc(sb), *d0 = malloc(db), *d1 = malloc(db);
+      assert_true(src && d0 && d1);
+      for (size_t i = 0; i < sb; ++i) src[i] = (uint8_t)rnd();
+      for (int which = 0; which < 3; ++which) {
+        memset(d0, 0xa5, db);
+        memset(d1, 0xa5, db);
+        uint8_t value[8];
+        for (int k = 0; k < 8; ++k) value[k] = (uint8_t)(which == 2 && si % 2 ? 0 : rnd());
+        for (int impl = 0; impl < 2; ++impl) {
+          uint8_t* d = impl ? d1 : d0;
+          air_kern_impl_t im = impl ? AIR_KERN_REFERENCE : AIR_KERN_AUTO;
+          if (which == 0) air_kern_copy2d(R, C, src, lds, d, ldd, es, im);
+          else if (which == 1) air_kern_transpose2d(R, C, src, lds, d, ldd, es, im);
+          else air_kern_fill2d(R, C, d, ldd, value, es, im);
+        }
+        assert_memory_equal(d0, d1, db);
+        /* The reference against the definition. */
+        for (int64_t i = 0; i < R; ++i)
+          for (int64_t j = 0; j < C; ++j) {
+            const uint8_t* want = which == 2 ? value : src + (size_t)(i * lds + j) * es;
+            const uint8_t* got = which == 1 ? d1 + (size_t)(j * ldd + i) * es
+                                            : d1 + (size_t)(i * ldd + j) * es;
+            assert_memory_equal(got, want, es);
+          }
+        if (which != 1) /* padding after each row untouched */
+          for (int64_t i = 0; i < R; ++i) assert_int_equal(d1[(size_t)(i * ldd + C) * es], 0xa5);
+      }
+      free(src), free(d0), free(d1);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sgemm_grid),  cmocka_unit_test(test_sgemm_large),
       cmocka_unit_test(test_sgemm_special_values), cmocka_unit_test(test_bgemm),
       cmocka_unit_test(test_i8gemm),      cmocka_unit_test(test_scratch_exhausted),
+      cmocka_unit_test(test_xform),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -115,6 +115,25 @@ AIR_API air_status_t air_executable_schedule_info(const air_executable_t* execut
                                                   uint32_t ordinal,
                                                   air_schedule_info_t* out_info);
 
+/* What an executable runs as compiled code (the CPU driver: the program's loops,
+ * branches and linalg.generic ops, docs/codegen.md). */
+typedef struct air_code_info_t {
+  /* "jit" (compiled in process by the code generator), "artifact" (host code the
+   * .airbin carried), or "none" (every body is interpreted). */
+  const char* source;
+  const char* generator;  /* e.g. "llvm-16"; NULL when none ran */
+  uint32_t units;         /* ops that run compiled */
+  uint32_t skipped;       /* candidates the generator does not cover (interpreted) */
+  uint64_t emit_ns, optimize_ns, codegen_ns; /* what compiling took (jit) */
+  /* When `units` is 0: why (no generator found, AIR_EXECUTABLE_NO_COMPILE, nothing
+   * to compile, ...). Valid as long as the executable. */
+  const char* why_none;
+} air_code_info_t;
+
+/* Fills `out_info`. */
+AIR_API air_status_t air_executable_code_info(const air_executable_t* executable,
+                                              air_code_info_t* out_info);
+
 #ifdef __cplusplus
 }
 #endif

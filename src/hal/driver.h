@@ -166,6 +166,10 @@ struct air_executable_t {
   air_program_t* owned_program; /* loaded from an artifact: destroyed with it */
   uint32_t n_entries;
   air_entry_t* entries;
+  /* What runs compiled, filled by the driver (air_executable_code_info);
+   * `code_why` holds the why_none text. Zero: nothing. */
+  air_code_info_t code_info;
+  char code_why[256];
 };
 
 typedef struct air_executable_vtable_t {

@@ -340,3 +340,14 @@ air_status_t air_executable_schedule_info(const air_executable_t* e, uint32_t or
   out->compile_ns = sc->compile_ns;
   return NULL;
 }
+
+air_status_t air_executable_code_info(const air_executable_t* e, air_code_info_t* out) {
+  if (!e || !out)
+    return AIR_STATUS(e ? &e->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_executable_code_info: NULL argument");
+  *out = e->code_info;
+  if (!out->source) out->source = "none";
+  if (!out->units && !out->why_none)
+    out->why_none = e->code_why[0] ? e->code_why : "this device's driver runs no host code";
+  return NULL;
+}

@@ -17,7 +17,7 @@
 
 #include "air/types.h"
 #include "air_bench_util.h"
-#include "hal/cpu/dma_internal.h"
+#include "hal/cpu/interp/pattern.h"
 
 enum { SIDE = 4096, BIG_ELEMS = SIDE * SIDE }; /* the 64 MiB f32 source */
 

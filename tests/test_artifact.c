@@ -31,6 +31,7 @@
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "scheduler/schedule_bind.h"
+#include "support/status.h"
 #include "test_util.h"
 
 /*---------------------------------------------------------------------------*/
@@ -276,21 +277,13 @@ static void test_file_round_trip_matmul(void** state) {
 /* Write errors, files that are not .airbin                                  */
 /*---------------------------------------------------------------------------*/
 
-static void expect_status(air_status_t s, air_status_code_t code, const char* needle) {
-  assert_non_null(s);
-  if (air_status_code(s) != code || !strstr(air_status_message(s), needle))
-    fail_msg("expected %s with \"%s\", got %s: %s", air_status_code_name(code), needle,
-             air_status_code_name(air_status_code(s)), air_status_message(s));
-  air_status_free(s);
-}
-
 static void test_write_errors(void** state) {
   air_context_t* ctx = *state;
   air_program_t* prog = NULL;
   air_schedule_t* sched = NULL;
   assert_true(compile_path(ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir", &prog, &sched));
   const air_allocator_t* a = air_context_allocator(ctx);
-  expect_status(air_artifact_write_file(a, prog, sched, "/nonexistent-dir/x.airbin"),
+  test_expect_status(air_artifact_write_file(a, prog, sched, "/nonexistent-dir/x.airbin"),
                 AIR_STATUS_NOT_FOUND, "/nonexistent-dir/x.airbin: error: cannot create");
   air_status_t s = air_artifact_write_file(a, prog, sched, "/tmp");
   assert_non_null(s); /* a directory */
@@ -301,7 +294,7 @@ static void test_write_errors(void** state) {
   sched->partition = NULL;
   void* data = NULL;
   size_t size = 0;
-  expect_status(air_artifact_write(a, prog, sched, &data, &size), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_artifact_write(a, prog, sched, &data, &size), AIR_STATUS_INVALID_ARGUMENT,
                 "incomplete");
   assert_null(data);
   sched->partition = keep;
@@ -313,7 +306,7 @@ static void expect_read(air_context_t* ctx, const void* data, size_t size,
                         air_status_code_t code, const char* needle) {
   air_program_t* p = (air_program_t*)1;
   air_schedule_t* s = (air_schedule_t*)1;
-  expect_status(air_artifact_read(ctx, data, size, "bad.airbin", &p, &s), code, needle);
+  test_expect_status(air_artifact_read(ctx, data, size, "bad.airbin", &p, &s), code, needle);
   assert_null(p);
   assert_null(s);
 }
@@ -336,11 +329,11 @@ static void test_not_an_airbin(void** state) {
   free(self);
   air_program_t* p = NULL;
   air_schedule_t* s = NULL;
-  expect_status(air_artifact_read_file(ctx, "/nonexistent.airbin", &p, &s), AIR_STATUS_NOT_FOUND,
+  test_expect_status(air_artifact_read_file(ctx, "/nonexistent.airbin", &p, &s), AIR_STATUS_NOT_FOUND,
                 "/nonexistent.airbin: error: cannot open");
-  expect_status(air_artifact_read_file(ctx, "/tmp", &p, &s), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_artifact_read_file(ctx, "/tmp", &p, &s), AIR_STATUS_INVALID_ARGUMENT,
                 "/tmp: error: is a directory, not an .airbin");
-  expect_status(air_artifact_read_file(ctx, "/dev/null", &p, &s), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_artifact_read_file(ctx, "/dev/null", &p, &s), AIR_STATUS_INVALID_ARGUMENT,
                 "/dev/null: error: not a regular file");
 }
 

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +22,11 @@
 #include "air/program.h"
 #include "codegen/codegen.h"
 #include "hal/compiled.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
-#include "interp_test.h"
 #include "runtime/ir/ir.h"
+#include "support/programs.h"
+#include "support/status.h"
 
 typedef struct fx_t {
   air_context_t* ctx;
@@ -52,8 +54,8 @@ static air_program_t* load_text(fx_t* f, const char* text) {
   air_program_t* p = NULL;
   air_status_t st = air_program_parse(f->ctx, text, strlen(text), &o, &p);
   if (st) fprintf(stderr, "%s\n", text);
-  check(st);
-  check(air_program_verify(p, NULL, 0));
+  test_check(st);
+  test_check(air_program_verify(p, NULL, 0));
   return p;
 }
 
@@ -126,7 +128,7 @@ typedef struct case_t {
  * receives the unit's results (one element each), stored after the unit. */
 static void run_case(fx_t* f, case_t* c) {
   air_program_t* p = load_text(f, c->text);
-  const air_op_t* fn = find_func(p, "f");
+  const air_op_t* fn = test_find_func(p, "f");
   assert_non_null(fn);
   const air_op_t* unit = first_unit(p, fn);
   assert_non_null(unit);
@@ -156,7 +158,7 @@ static void run_case(fx_t* f, case_t* c) {
   air_allocator_t al;
   air_allocator_init_system(&al);
   air_cg_program_t* cp = NULL;
-  check(h->compile(&al, p, &cp));
+  test_check(h->compile(&al, p, &cp));
   const air_cg_unit_t* u = h->find(cp, unit);
   assert_non_null(u);
   air_cg_stats_t stats;
@@ -199,7 +201,7 @@ static void run_case(fx_t* f, case_t* c) {
     assert_int_equal(bad->kind, c->fail_kind);
     char where[32];
     snprintf(where, sizeof where, ":%u:%u:", bad->line, bad->col);
-    expect_in(air_status_message(ist), "%s", where);
+    test_expect_in(air_status_message(ist), "%s", where);
     air_status_free(ist);
   }
   for (uint32_t i = 0; i < c->n_args; ++i)
@@ -778,13 +780,13 @@ static void test_fallback(void** state) {
       "  }\n"
       "  return\n"
       "}\n");
-  const air_op_t* unit = first_unit(p, find_func(p, "f"));
+  const air_op_t* unit = first_unit(p, test_find_func(p, "f"));
   assert_non_null(unit);
   const air_cg_hooks_t* h = air_cg_hooks();
   air_allocator_t al;
   air_allocator_init_system(&al);
   air_cg_program_t* cp = NULL;
-  check(h->compile(&al, p, &cp));
+  test_check(h->compile(&al, p, &cp));
   const air_cg_unit_t* u = h->find(cp, unit);
   assert_non_null(u);
   float data[16] = {0};
@@ -841,7 +843,7 @@ static void test_coverage_and_stats(void** state) {
       "  }\n"
       "  return\n"
       "}\n");
-  const air_op_t* fn = find_func(p, "f");
+  const air_op_t* fn = test_find_func(p, "f");
   const air_op_t* loops[2];
   int n = 0;
   for (const air_op_t* o = fn->regions[0]->first; o; o = o->next)
@@ -853,7 +855,7 @@ static void test_coverage_and_stats(void** state) {
   air_allocator_t al;
   air_allocator_init_system(&al);
   air_cg_program_t* cp = NULL;
-  check(h->compile(&al, p, &cp));
+  test_check(h->compile(&al, p, &cp));
   assert_null(h->find(cp, loops[0]));
   assert_non_null(h->find(cp, loops[1]));
   air_cg_stats_t s;
@@ -880,7 +882,7 @@ static void test_objects(void** state) {
       "  }\n"
       "  return\n"
       "}\n");
-  const air_op_t* unit = first_unit(p, find_func(p, "f"));
+  const air_op_t* unit = first_unit(p, test_find_func(p, "f"));
   air_cg_arch_t archs[2] = {AIR_CG_ARCH_X86_64, AIR_CG_ARCH_AMDGCN};
   for (int k = 0; k < 2; ++k) {
     air_cg_target_t t;
@@ -889,18 +891,18 @@ static void test_objects(void** state) {
       air_status_free(st); /* this LLVM lacks the backend */
       continue;
     }
-    check(st);
+    test_check(st);
     air_cg_module_t* m = NULL;
-    check(air_cg_module_create(NULL, &t, "obj", &m));
-    check(air_cg_module_add(m, p, unit, "air_unit_0"));
+    test_check(air_cg_module_create(NULL, &t, "obj", &m));
+    test_check(air_cg_module_add(m, p, unit, "air_unit_0"));
     char* ir = NULL;
-    check(air_cg_module_print(m, &ir));
+    test_check(air_cg_module_print(m, &ir));
     assert_non_null(strstr(ir, "define"));
     if (k == 1) assert_non_null(strstr(ir, "addrspace(1)"));
     air_allocator_t al;
     air_allocator_init_system(&al);
     al.free(al.self, ir);
-    check(air_cg_module_optimize(m));
+    test_check(air_cg_module_optimize(m));
     void* obj = NULL;
     size_t n = 0;
     if (k == 1) {
@@ -912,7 +914,7 @@ static void test_objects(void** state) {
       air_cg_module_free(m);
       continue;
     }
-    check(air_cg_module_object(m, &obj, &n));
+    test_check(air_cg_module_object(m, &obj, &n));
     assert_true(n > 64);
     assert_memory_equal(obj, "\x7f" "ELF", 4);
     al.free(al.self, obj);

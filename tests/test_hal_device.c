@@ -25,56 +25,23 @@
 #include "air/semaphore.h"
 #include "air/trace.h"
 #include "air/types.h"
+#include "support/alloc.h"
+#include "support/status.h"
+#include "support/threads.h"
 
 /*--- fixtures --------------------------------------------------------------*/
 
-/* Counts live blocks; fails every allocation once `budget` reaches 0 (-1: never). */
-typedef struct counting_t {
-  _Atomic long live;
-  _Atomic long budget;
-} counting_t;
-
-static bool take_budget(counting_t* c) {
-  long b = atomic_load(&c->budget);
-  while (b >= 0) {
-    if (b == 0) return false;
-    if (atomic_compare_exchange_weak(&c->budget, &b, b - 1)) return true;
-  }
-  return true;
-}
-static void* c_alloc(void* self, size_t n) {
-  counting_t* c = self;
-  if (!take_budget(c)) return NULL;
-  void* p = malloc(n ? n : 1);
-  if (p) atomic_fetch_add(&c->live, 1);
-  return p;
-}
-static void* c_realloc(void* self, void* ptr, size_t n) {
-  counting_t* c = self;
-  if (!take_budget(c)) return NULL;
-  void* p = realloc(ptr, n ? n : 1);
-  if (p && !ptr) atomic_fetch_add(&c->live, 1);
-  return p;
-}
-static void c_free(void* self, void* ptr) {
-  counting_t* c = self;
-  if (ptr) atomic_fetch_sub(&c->live, 1);
-  free(ptr);
-}
-
+/* The context's allocator counts live blocks and can be made to fail. */
 typedef struct fx_t {
-  counting_t count;
-  air_allocator_t allocator;
+  test_budget_t count;
   air_context_t* ctx;
   air_device_t* dev;
 } fx_t;
 
 static int setup(void** state) {
   fx_t* f = calloc(1, sizeof(*f));
-  atomic_init(&f->count.live, 0);
-  atomic_init(&f->count.budget, -1);
-  f->allocator = (air_allocator_t){&f->count, c_alloc, c_realloc, c_free};
-  if (air_context_create(NULL, &f->allocator, &f->ctx)) return -1;
+  test_budget_init(&f->count, -1);
+  if (air_context_create(NULL, &f->count.allocator, &f->ctx)) return -1;
   if (air_device_open(f->ctx, "cpu:threads=2", &f->dev)) return -1;
   *state = f;
   return 0;
@@ -84,18 +51,9 @@ static int teardown(void** state) {
   fx_t* f = *state;
   air_device_release(f->dev);
   air_context_destroy(f->ctx);
-  long live = atomic_load(&f->count.live);
+  long live = test_budget_live(&f->count);
   free(f);
   return live == 0 ? 0 : -1; /* a leak fails the test */
-}
-
-static void expect(air_status_t st, air_status_code_t code, const char* needle) {
-  if (air_status_code(st) != code || (needle && !strstr(air_status_message(st), needle)))
-    print_error("got %s: %s\n", air_status_code_name(air_status_code(st)),
-                air_status_message(st));
-  assert_int_equal(air_status_code(st), code);
-  if (needle) assert_non_null(strstr(air_status_message(st), needle));
-  air_status_free(st);
 }
 
 static air_semaphore_t* sem(fx_t* f, uint64_t v) {
@@ -130,11 +88,6 @@ static air_command_buffer_t* new_cb(fx_t* f) {
   return cb;
 }
 
-static void sleep_ms(int ms) {
-  struct timespec d = {ms / 1000, (long)(ms % 1000) * 1000000L};
-  nanosleep(&d, NULL);
-}
-
 /*--- devices ---------------------------------------------------------------*/
 
 /* The driver list (what `air-run --help` shows) agrees with what opening says: a
@@ -163,8 +116,8 @@ static void test_driver_list(void** state) {
   }
   assert_true(have_cpu);
   air_driver_info_t info;
-  expect(air_device_driver_info(n, &info), AIR_STATUS_INVALID_ARGUMENT, "out of range");
-  expect(air_device_driver_info(0, NULL), AIR_STATUS_INVALID_ARGUMENT, "NULL");
+  test_expect_status(air_device_driver_info(n, &info), AIR_STATUS_INVALID_ARGUMENT, "out of range");
+  test_expect_status(air_device_driver_info(0, NULL), AIR_STATUS_INVALID_ARGUMENT, "NULL");
 }
 
 static void test_uri(void** state) {
@@ -196,20 +149,20 @@ static void test_uri(void** state) {
     air_device_t* d = (air_device_t*)1;
     char quoted[64];
     snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
-    expect(air_device_open(f->ctx, bad[i], &d), AIR_STATUS_INVALID_ARGUMENT, quoted);
+    test_expect_status(air_device_open(f->ctx, bad[i], &d), AIR_STATUS_INVALID_ARGUMENT, quoted);
     assert_null(d);
   }
   air_device_t* d = NULL;
-  expect(air_device_open(f->ctx, "gpu:0", &d), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_device_open(f->ctx, "gpu:0", &d), AIR_STATUS_INVALID_ARGUMENT,
          "unknown device driver 'gpu' in URI 'gpu:0'");
-  expect(air_device_open(f->ctx, "hsa:0", &d), AIR_STATUS_UNAVAILABLE,
+  test_expect_status(air_device_open(f->ctx, "hsa:0", &d), AIR_STATUS_UNAVAILABLE,
          "driver not built into this libairrt (hsa support arrives with the GPU driver)");
-  expect(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "hsa support");
-  expect(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE,
+  test_expect_status(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "hsa support");
+  test_expect_status(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE,
          "xrt support arrives with the NPU driver");
   assert_null(d);
-  expect(air_device_open(NULL, "cpu", &d), AIR_STATUS_INVALID_ARGUMENT, NULL);
-  expect(air_device_query(NULL, &info), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_device_open(NULL, "cpu", &d), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_device_query(NULL, &info), AIR_STATUS_INVALID_ARGUMENT, NULL);
 }
 
 /*--- buffers ---------------------------------------------------------------*/
@@ -231,22 +184,22 @@ static void test_buffer_map(void** state) {
   air_buffer_unmap(b, q);
   assert_null(air_buffer_map(b, 100, 0, AIR_MAP_READ, &q)); /* empty range at the end */
 
-  expect(air_buffer_map(b, 90, 11, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, "100-byte");
+  test_expect_status(air_buffer_map(b, 90, 11, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, "100-byte");
   assert_null(q);
-  expect(air_buffer_map(b, 101, 0, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
-  expect(air_buffer_map(b, 1, UINT64_MAX, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
-  expect(air_buffer_map(b, UINT64_MAX, 2, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
-  expect(air_buffer_map(b, 0, 1, 0, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
-  expect(air_buffer_map(b, 0, 1, 8, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
-  expect(air_buffer_map(NULL, 0, 1, AIR_MAP_READ, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_buffer_map(b, 101, 0, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_buffer_map(b, 1, UINT64_MAX, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_buffer_map(b, UINT64_MAX, 2, AIR_MAP_READ, &q), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_buffer_map(b, 0, 1, 0, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_buffer_map(b, 0, 1, 8, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_buffer_map(NULL, 0, 1, AIR_MAP_READ, &q), AIR_STATUS_INVALID_ARGUMENT, NULL);
 
   air_buffer_t* z = buffer(f, 0); /* empty buffers are legal and mappable at 0 */
   assert_null(air_buffer_map(z, 0, 0, AIR_MAP_READ, &q));
   air_buffer_release(z);
 
   air_buffer_t* x = NULL;
-  expect(air_buffer_allocate(f->dev, 8, 1, &x), AIR_STATUS_INVALID_ARGUMENT, "flags");
-  expect(air_buffer_allocate(f->dev, UINT64_MAX, 0, &x), AIR_STATUS_RESOURCE_EXHAUSTED, NULL);
+  test_expect_status(air_buffer_allocate(f->dev, 8, 1, &x), AIR_STATUS_INVALID_ARGUMENT, "flags");
+  test_expect_status(air_buffer_allocate(f->dev, UINT64_MAX, 0, &x), AIR_STATUS_RESOURCE_EXHAUSTED, NULL);
   assert_null(x);
   air_buffer_retain(b);
   air_buffer_release(b);
@@ -278,8 +231,8 @@ static void test_buffer_import(void** state) {
   air_command_buffer_release(cb);
   air_buffer_release(b);
 
-  expect(air_buffer_import(f->dev, NULL, 4, 0, &b), AIR_STATUS_INVALID_ARGUMENT, NULL);
-  expect(air_buffer_import(f->dev, (void*)(UINTPTR_MAX - 3), 16, 0, &b),
+  test_expect_status(air_buffer_import(f->dev, NULL, 4, 0, &b), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_buffer_import(f->dev, (void*)(UINTPTR_MAX - 3), 16, 0, &b),
          AIR_STATUS_OUT_OF_RANGE, NULL);
 }
 
@@ -400,41 +353,41 @@ static void test_recording_validation(void** state) {
   air_buffer_t* b = buffer(f, 64);
   air_command_buffer_t* cb = new_cb(f);
   uint32_t pat = 0;
-  expect(air_command_buffer_fill(cb, b, 0, 6, &pat, 3), AIR_STATUS_INVALID_ARGUMENT, "1, 2 or 4");
-  expect(air_command_buffer_fill(cb, b, 0, 6, &pat, 4), AIR_STATUS_INVALID_ARGUMENT, "multiple");
-  expect(air_command_buffer_fill(cb, b, 0, 8, NULL, 4), AIR_STATUS_INVALID_ARGUMENT, NULL);
-  expect(air_command_buffer_fill(cb, NULL, 0, 8, &pat, 4), AIR_STATUS_INVALID_ARGUMENT, "NULL");
-  expect(air_command_buffer_fill(cb, b, 60, 8, &pat, 4), AIR_STATUS_OUT_OF_RANGE, NULL);
-  expect(air_command_buffer_fill(cb, b, UINT64_MAX - 3, 8, &pat, 4), AIR_STATUS_OUT_OF_RANGE,
+  test_expect_status(air_command_buffer_fill(cb, b, 0, 6, &pat, 3), AIR_STATUS_INVALID_ARGUMENT, "1, 2 or 4");
+  test_expect_status(air_command_buffer_fill(cb, b, 0, 6, &pat, 4), AIR_STATUS_INVALID_ARGUMENT, "multiple");
+  test_expect_status(air_command_buffer_fill(cb, b, 0, 8, NULL, 4), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_command_buffer_fill(cb, NULL, 0, 8, &pat, 4), AIR_STATUS_INVALID_ARGUMENT, "NULL");
+  test_expect_status(air_command_buffer_fill(cb, b, 60, 8, &pat, 4), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_command_buffer_fill(cb, b, UINT64_MAX - 3, 8, &pat, 4), AIR_STATUS_OUT_OF_RANGE,
          NULL);
-  expect(air_command_buffer_copy(cb, b, 0, b, 1, 64), AIR_STATUS_OUT_OF_RANGE, "target");
-  expect(air_command_buffer_copy(cb, b, 1, b, 0, 64), AIR_STATUS_OUT_OF_RANGE, "source");
-  expect(air_command_buffer_copy(cb, b, 8, b, 0, UINT64_MAX - 4), AIR_STATUS_OUT_OF_RANGE, NULL);
-  expect(air_command_buffer_copy(cb, NULL, 0, b, 0, 4), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_command_buffer_copy(cb, b, 0, b, 1, 64), AIR_STATUS_OUT_OF_RANGE, "target");
+  test_expect_status(air_command_buffer_copy(cb, b, 1, b, 0, 64), AIR_STATUS_OUT_OF_RANGE, "source");
+  test_expect_status(air_command_buffer_copy(cb, b, 8, b, 0, UINT64_MAX - 4), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_command_buffer_copy(cb, NULL, 0, b, 0, 4), AIR_STATUS_INVALID_ARGUMENT, NULL);
 
   /* A buffer of another device is refused. */
   air_device_t* other = NULL;
   assert_null(air_device_open(f->ctx, "cpu:threads=1", &other));
   air_buffer_t* ob = NULL;
   assert_null(air_buffer_allocate(other, 64, 0, &ob));
-  expect(air_command_buffer_copy(cb, ob, 0, b, 0, 4), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_command_buffer_copy(cb, ob, 0, b, 0, 4), AIR_STATUS_INVALID_ARGUMENT,
          "another device");
   air_command_buffer_t* ocb = NULL;
   assert_null(air_command_buffer_create(other, 0, &ocb));
   assert_null(air_command_buffer_end(ocb));
-  expect(air_device_queue_execute(f->dev, 0, NULL, ocb, NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_device_queue_execute(f->dev, 0, NULL, ocb, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "another device");
   air_command_buffer_release(ocb);
   air_buffer_release(ob);
   air_device_release(other);
 
   /* Not ended yet: cannot be submitted. */
-  expect(air_device_queue_execute(f->dev, 0, NULL, cb, NULL), AIR_STATUS_FAILED_PRECONDITION,
+  test_expect_status(air_device_queue_execute(f->dev, 0, NULL, cb, NULL), AIR_STATUS_FAILED_PRECONDITION,
          "air_command_buffer_end");
   assert_null(air_command_buffer_end(cb));
-  expect(air_command_buffer_barrier(cb), AIR_STATUS_FAILED_PRECONDITION, "ended");
-  expect(air_command_buffer_fill(cb, b, 0, 4, &pat, 4), AIR_STATUS_FAILED_PRECONDITION, NULL);
-  expect(air_command_buffer_end(cb), AIR_STATUS_FAILED_PRECONDITION, NULL);
+  test_expect_status(air_command_buffer_barrier(cb), AIR_STATUS_FAILED_PRECONDITION, "ended");
+  test_expect_status(air_command_buffer_fill(cb, b, 0, 4, &pat, 4), AIR_STATUS_FAILED_PRECONDITION, NULL);
+  test_expect_status(air_command_buffer_end(cb), AIR_STATUS_FAILED_PRECONDITION, NULL);
 
   /* Submission arguments. */
   air_semaphore_t* s = sem(f, 0);
@@ -442,15 +395,15 @@ static void test_recording_validation(void** state) {
   uint64_t v = 1;
   air_timepoint_list_t bad_list = {1, &none, &v};
   air_timepoint_list_t null_arrays = {1, NULL, NULL};
-  expect(air_device_queue_execute(f->dev, 1, NULL, cb, NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_device_queue_execute(f->dev, 1, NULL, cb, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "queue 1");
-  expect(air_device_queue_execute(f->dev, 0, &bad_list, cb, NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_device_queue_execute(f->dev, 0, &bad_list, cb, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "wait semaphore 0 is NULL");
-  expect(air_device_queue_execute(f->dev, 0, NULL, cb, &null_arrays),
+  test_expect_status(air_device_queue_execute(f->dev, 0, NULL, cb, &null_arrays),
          AIR_STATUS_INVALID_ARGUMENT, "signal");
-  expect(air_device_queue_execute(NULL, 0, NULL, cb, NULL), AIR_STATUS_INVALID_ARGUMENT, NULL);
+  test_expect_status(air_device_queue_execute(NULL, 0, NULL, cb, NULL), AIR_STATUS_INVALID_ARGUMENT, NULL);
   air_command_buffer_t* x = NULL;
-  expect(air_command_buffer_create(f->dev, 4, &x), AIR_STATUS_INVALID_ARGUMENT, "flags");
+  test_expect_status(air_command_buffer_create(f->dev, 4, &x), AIR_STATUS_INVALID_ARGUMENT, "flags");
   assert_null(x);
 
   /* An empty command buffer and a NULL one (a barrier) both just signal. */
@@ -485,12 +438,12 @@ static void test_wait_before_signal(void** state) {
   submit(f, out, 1, cb2, out, 2);
   air_command_buffer_release(cb2); /* the submission keeps it alive */
 
-  expect(air_semaphore_wait(out, 1, 0), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
-  expect(air_semaphore_wait(out, 1, 20 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
+  test_expect_status(air_semaphore_wait(out, 1, 0), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
+  test_expect_status(air_semaphore_wait(out, 1, 20 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
   uint8_t* p = map(b);
   assert_int_equal(p[0], 0); /* nothing ran */
   assert_null(air_semaphore_signal(in, 4));
-  expect(air_semaphore_wait(out, 1, 5 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
+  test_expect_status(air_semaphore_wait(out, 1, 5 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
   assert_null(air_semaphore_signal(in, 5));
   assert_null(air_semaphore_wait(out, 2, -1));
   for (int i = 0; i < 16; ++i) assert_int_equal(p[i], i < 8 ? 7 : 9);
@@ -510,7 +463,7 @@ static void test_multiple_waits(void** state) {
   air_timepoint_list_t w = {3, s, v}, sg = {1, &done, &dv};
   assert_null(air_device_queue_execute(f->dev, 0, &w, NULL, &sg));
   assert_null(air_semaphore_signal(s[1], 2));
-  expect(air_semaphore_wait(done, 1, 2 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
+  test_expect_status(air_semaphore_wait(done, 1, 2 * 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
   assert_null(air_semaphore_signal(s[0], 1));
   assert_null(air_semaphore_wait(done, 1, -1));
   for (int i = 0; i < 3; ++i) air_semaphore_release(s[i]);
@@ -540,7 +493,7 @@ static void test_fan_out_fan_in(void** state) {
   uint64_t dv = 1;
   air_timepoint_list_t all = {K, each, ones}, sg = {1, &done, &dv};
   assert_null(air_device_queue_execute(f->dev, 0, &all, NULL, &sg));
-  expect(air_semaphore_wait(done, 1, 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
+  test_expect_status(air_semaphore_wait(done, 1, 1000 * 1000), AIR_STATUS_DEADLINE_EXCEEDED, NULL);
   assert_null(air_semaphore_signal(go, 1));
   assert_null(air_semaphore_wait(done, 1, -1));
   uint8_t* p = map(b);
@@ -566,8 +519,8 @@ static void test_failure_chain_from_wait(void** state) {
   submit(f, s2, 1, NULL, s3, 7);
   air_semaphore_fail(s0, air_status_make(NULL, AIR_STATUS_ABORTED, __FILE__, __LINE__,
                                          "upstream producer died (code 42)"));
-  expect(air_semaphore_wait(s3, 7, -1), AIR_STATUS_ABORTED, "upstream producer died (code 42)");
-  expect(air_semaphore_wait(s1, 1, -1), AIR_STATUS_ABORTED, "code 42");
+  test_expect_status(air_semaphore_wait(s3, 7, -1), AIR_STATUS_ABORTED, "upstream producer died (code 42)");
+  test_expect_status(air_semaphore_wait(s1, 1, -1), AIR_STATUS_ABORTED, "code 42");
   assert_int_equal(air_semaphore_query(s2, NULL), UINT64_MAX);
   uint8_t* p = map(x);
   for (int i = 0; i < 32; ++i) assert_int_equal(p[i], 0); /* never ran */
@@ -575,7 +528,7 @@ static void test_failure_chain_from_wait(void** state) {
   /* Submitting on an already failed timepoint fails at once, the same way. */
   air_semaphore_t* s4 = sem(f, 0);
   submit(f, s1, 1, cb, s4, 1);
-  expect(air_semaphore_wait(s4, 1, -1), AIR_STATUS_ABORTED, "code 42");
+  test_expect_status(air_semaphore_wait(s4, 1, -1), AIR_STATUS_ABORTED, "code 42");
 
   /* The device is still usable. */
   air_semaphore_t* ok = sem(f, 0);
@@ -596,7 +549,7 @@ static void test_wait_semaphore_destroyed(void** state) {
   air_semaphore_t* out = sem(f, 0);
   submit(f, w, 1, NULL, out, 1);
   air_semaphore_release(w);
-  expect(air_semaphore_wait(out, 1, -1), AIR_STATUS_CANCELLED, "destroyed");
+  test_expect_status(air_semaphore_wait(out, 1, -1), AIR_STATUS_CANCELLED, "destroyed");
   air_semaphore_release(out);
 }
 
@@ -624,7 +577,7 @@ typedef struct signaller_t {
 
 static void* signaller_main(void* arg) {
   signaller_t* g = arg;
-  sleep_ms(g->delay_ms);
+  test_sleep_us(1000 * (int64_t)g->delay_ms);
   air_status_free(air_semaphore_signal(g->s, g->value));
   return NULL;
 }
@@ -652,12 +605,12 @@ static void test_release_drains(void** state) {
   air_buffer_release(b);
   signaller_t g = {in, 1, 30};
   pthread_t t;
-  assert_int_equal(pthread_create(&t, NULL, signaller_main, &g), 0);
+  test_threads_start(&t, 1, signaller_main, &g, sizeof g);
   air_device_release(d); /* blocks until the fill ran and `out` is signalled */
   assert_int_equal(air_semaphore_query(out, NULL), 1);
   assert_int_equal(host[0], 0x5a);
   assert_int_equal(host[sizeof host - 1], 0x5a);
-  pthread_join(t, NULL);
+  test_threads_join(&t, 1);
   air_semaphore_release(in);
   air_semaphore_release(out);
 }
@@ -719,12 +672,8 @@ static void test_concurrent_submissions(void** state) {
   air_command_buffer_t* shared = new_cb(f);
   assert_null(air_command_buffer_end(shared));
   worker_arg_t w[THREADS];
-  pthread_t t[THREADS];
-  for (int i = 0; i < THREADS; ++i) {
-    w[i] = (worker_arg_t){f, buf, shared, i, ROUNDS, 0};
-    assert_int_equal(pthread_create(&t[i], NULL, submitter_main, &w[i]), 0);
-  }
-  for (int i = 0; i < THREADS; ++i) pthread_join(t[i], NULL);
+  for (int i = 0; i < THREADS; ++i) w[i] = (worker_arg_t){f, buf, shared, i, ROUNDS, 0};
+  test_threads_run(THREADS, submitter_main, w, sizeof w[0]);
   uint8_t* p = map(buf);
   for (int i = 0; i < THREADS; ++i) {
     assert_int_equal(w[i].failures, 0);
@@ -743,7 +692,7 @@ static void test_out_of_memory(void** state) {
   fx_t* f = *state;
   air_semaphore_t* s = sem(f, 0);
   for (long budget = 0; budget < 12; ++budget) {
-    atomic_store(&f->count.budget, budget);
+    test_budget_set(&f->count, budget);
     air_buffer_t* b = NULL;
     air_command_buffer_t* cb = NULL;
     air_status_t st = air_buffer_allocate(f->dev, 256, 0, &b);
@@ -754,7 +703,7 @@ static void test_out_of_memory(void** state) {
     uint64_t sv = (uint64_t)budget + 1;
     air_timepoint_list_t sl = {1, &s, &sv};
     if (!st) st = air_device_queue_execute(f->dev, 0, NULL, cb, &sl);
-    atomic_store(&f->count.budget, -1);
+    test_budget_set(&f->count, -1);
     if (st) {
       assert_int_equal(air_status_code(st), AIR_STATUS_RESOURCE_EXHAUSTED);
       air_status_free(st);
@@ -802,10 +751,10 @@ static void test_executable(void** state) {
   air_executable_t* e = NULL;
   assert_null(air_executable_create(f->dev, p, 0, &e));
   uint32_t ord = 99;
-  expect(air_executable_lookup(e, NULL, &ord), AIR_STATUS_INVALID_ARGUMENT, "2 entry functions");
+  test_expect_status(air_executable_lookup(e, NULL, &ord), AIR_STATUS_INVALID_ARGUMENT, "2 entry functions");
   assert_null(air_executable_lookup(e, "second", &ord));
   assert_int_equal(ord, 1);
-  expect(air_executable_lookup(e, "decl", &ord), AIR_STATUS_NOT_FOUND, "@decl");
+  test_expect_status(air_executable_lookup(e, "decl", &ord), AIR_STATUS_NOT_FOUND, "@decl");
   assert_null(air_executable_lookup(e, "first", &ord));
   assert_int_equal(ord, 0);
 
@@ -828,31 +777,31 @@ static void test_executable(void** state) {
   assert_int_equal(args[0].memref.rank, 3);
   assert_int_equal(args[0].elem, AIR_ELEMENT_I16);
   assert_int_equal(args[0].memref.sizes[2], 4);
-  expect(air_executable_signature(e, 2, 4, args, &n), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_executable_signature(e, 2, 4, args, &n), AIR_STATUS_OUT_OF_RANGE, NULL);
 
   /* Recording checks against the signature. */
   air_buffer_t* b = buffer(f, 48);
   air_command_buffer_t* cb = new_cb(f);
   air_binding_t bind[2] = {{b, 0, 0, 0}, {NULL, 0, 0, 0}};
-  expect(air_command_buffer_dispatch(cb, e, 5, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE, "ordinal 5");
-  expect(air_command_buffer_dispatch(cb, e, 1, 2, bind, NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 5, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE, "ordinal 5");
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 2, bind, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "2 bindings for 1 parameters");
-  expect(air_command_buffer_dispatch(cb, e, 1, 1, &bind[1], NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, &bind[1], NULL), AIR_STATUS_INVALID_ARGUMENT,
          "no buffer");
   bind[0].offset = 2; /* 48 bytes needed at 2 in a 48-byte buffer */
-  expect(air_command_buffer_dispatch(cb, e, 1, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE,
          "needs 48 bytes at offset 2");
   bind[0].offset = UINT64_MAX;
-  expect(air_command_buffer_dispatch(cb, e, 1, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE, NULL);
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, bind, NULL), AIR_STATUS_OUT_OF_RANGE, NULL);
   air_buffer_t* big = buffer(f, 64);
   air_binding_t odd = {big, 1, 0, 0};
-  expect(air_command_buffer_dispatch(cb, e, 1, 1, &odd, NULL), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, &odd, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "aligned");
   air_dispatch_options_t opts = {1, 0, NULL};
   bind[0].offset = 0;
-  expect(air_command_buffer_dispatch(cb, e, 1, 1, bind, &opts), AIR_STATUS_INVALID_ARGUMENT,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, bind, &opts), AIR_STATUS_INVALID_ARGUMENT,
          "flags");
-  expect(air_command_buffer_dispatch(cb, e, 0, 3, bind, NULL), AIR_STATUS_UNIMPLEMENTED,
+  test_expect_status(air_command_buffer_dispatch(cb, e, 0, 3, bind, NULL), AIR_STATUS_UNIMPLEMENTED,
          "dynamic shape");
   assert_null(air_command_buffer_dispatch(cb, e, 1, 1, bind, NULL));
   air_command_buffer_release(cb);
@@ -875,7 +824,7 @@ static void test_executable(void** state) {
                              "  return\n"
                              "}\n");
   air_executable_t* be = NULL;
-  expect(air_executable_create(f->dev, bad, 0, &be), AIR_STATUS_FAILED_PRECONDITION, "[nesting]");
+  test_expect_status(air_executable_create(f->dev, bad, 0, &be), AIR_STATUS_FAILED_PRECONDITION, "[nesting]");
   assert_null(be);
   air_program_destroy(bad);
   air_program_destroy(p);
@@ -1014,7 +963,7 @@ static void test_failure_chain_from_dispatch(void** state) {
 
 static air_status_t slow_kernel(void* user, const air_kernel_call_t* call) {
   (void)call;
-  sleep_ms(300);
+  test_sleep_us(300000);
   atomic_fetch_add((_Atomic int*)user, 1);
   return NULL;
 }
@@ -1056,7 +1005,7 @@ static void test_dispatch_watchdog(void** state) {
   bool skip_it = executor_missing(st);
   if (!skip_it) {
     double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
-    expect(st, AIR_STATUS_DEADLINE_EXCEEDED, "watchdog");
+    test_expect_status(st, AIR_STATUS_DEADLINE_EXCEEDED, "watchdog");
     assert_true(ms < 250.0);
     assert_int_equal(atomic_load(&calls), 0); /* still running */
   } else {
@@ -1071,7 +1020,7 @@ static void test_dispatch_watchdog(void** state) {
   air_semaphore_release(idle);
   /* That kernel still holds the buffer; release it once the kernel is done. The
    * device release in teardown waits for the rest of the abandoned run. */
-  while (!skip_it && atomic_load(&calls) == 0) sleep_ms(10);
+  while (!skip_it && atomic_load(&calls) == 0) test_sleep_us(10000);
   air_buffer_release(b);
   air_executable_release(e);
   air_program_destroy(p);

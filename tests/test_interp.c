@@ -1,4 +1,4 @@
-/* The CPU executor (src/hal/cpu/interp*.c): programs parsed, verified and run on
+/* The CPU executor (src/hal/cpu/interp/): programs parsed, verified and run on
  * the worker pool, their data checked against C references. */
 #include <math.h>
 #include <pthread.h>
@@ -18,45 +18,21 @@
 #include "air/kernel.h"
 #include "air/program.h"
 #include "air/trace.h"
-#include "hal/cpu/dma_internal.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/pattern.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
-#include "interp_test.h"
 #include "runtime/ir/ir.h"
+#include "support/exec.h"
+#include "support/programs.h"
+#include "support/status.h"
+#include "support/threads.h"
 
 /*---------------------------------------------------------------------------*/
 /* Fixture                                                                   */
 /*---------------------------------------------------------------------------*/
 
-typedef struct fx_t {
-  air_context_t* ctx;
-  air_pool_t* pool;
-} fx_t;
-
-static int setup(void** state) {
-  fx_t* f = calloc(1, sizeof *f);
-  assert_null(air_context_create(NULL, NULL, &f->ctx));
-  assert_null(air_pool_create(NULL, 2, &f->pool));
-  *state = f;
-  return 0;
-}
-
-static int teardown(void** state) {
-  fx_t* f = *state;
-  air_pool_destroy(f->pool);
-  air_context_destroy(f->ctx);
-  free(f);
-  return 0;
-}
-
-static air_program_t* load_text(fx_t* f, const char* name, const char* text) {
-  air_parse_options_t o = {.filename = name};
-  air_program_t* p = NULL;
-  check(air_program_parse(f->ctx, text, strlen(text), &o, &p));
-  check(air_program_verify(p, NULL, 0));
-  return p;
-}
+typedef test_exec_t fx_t;
 
 typedef struct runopt_t {
   air_pool_t* pool;       /* default: the fixture's */
@@ -65,39 +41,12 @@ typedef struct runopt_t {
 
 static air_status_t run(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* args,
                         uint32_t n, const runopt_t* o) {
-  const air_op_t* e = find_func(p, fn);
+  const air_op_t* e = test_find_func(p, fn);
   assert_non_null(e);
-  air_interp_desc_t d = {
-      .program = p,
-      .entry = e,
-      .n_args = n,
-      .args = args,
-      .pool = o && o->pool ? o->pool : f->pool,
-      .context = f->ctx,
-      .watchdog_ns = o ? o->watchdog_ns : 0,
-  };
-  air_allocator_init_system(&d.allocator);
+  air_interp_desc_t d = test_exec_desc(f, p, e, args, n);
+  d.pool = o && o->pool ? o->pool : f->pool;
+  d.watchdog_ns = o ? o->watchdog_ns : 0;
   return air_interp_run(&d);
-}
-
-static air_arg_t mref(void* data, uint32_t elem, uint32_t rank, ...) {
-  air_arg_t a;
-  memset(&a, 0, sizeof a);
-  a.kind = AIR_ARG_MEMREF;
-  a.elem = elem;
-  a.memref.data = data;
-  a.memref.elem = elem;
-  a.memref.rank = rank;
-  va_list ap;
-  va_start(ap, rank);
-  for (uint32_t k = 0; k < rank; ++k) a.memref.sizes[k] = va_arg(ap, int64_t);
-  va_end(ap);
-  int64_t s = 1;
-  for (uint32_t k = rank; k-- > 0;) {
-    a.memref.strides[k] = s;
-    s *= a.memref.sizes[k];
-  }
-  return a;
 }
 
 static float frand(uint32_t* seed) {
@@ -111,7 +60,7 @@ static float frand(uint32_t* seed) {
 
 static void test_vector_add_dma(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
   enum { N = 4096 };
   float* a = malloc(N * sizeof(float));
   float* b = malloc(N * sizeof(float));
@@ -122,10 +71,10 @@ static void test_vector_add_dma(void** state) {
     b[i] = frand(&seed);
     c[i] = -1;
   }
-  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, (int64_t)N),
-                       mref(b, AIR_ELEM_F32, 1, (int64_t)N),
-                       mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
-  check(run(f, p, "vector_add", args, 3, NULL));
+  air_arg_t args[3] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)N),
+                       test_mref(b, AIR_ELEM_F32, 1, (int64_t)N),
+                       test_mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
+  test_check(run(f, p, "vector_add", args, 3, NULL));
   for (int i = 0; i < N; ++i) assert_true(c[i] == a[i] + b[i]);
   free(a);
   free(b);
@@ -136,7 +85,7 @@ static void test_vector_add_dma(void** state) {
 /* C[512x512] = A * B through L3 -> L2 -> L1 channels on 16 segments of 4x4 herds. */
 static void test_matmul_sample(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/matmul_4x4.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_SOURCE_DIR "/samples/matmul_4x4.mlir");
   enum { N = 512 };
   float* a = malloc(N * N * sizeof(float));
   float* b = malloc(N * N * sizeof(float));
@@ -151,11 +100,11 @@ static void test_matmul_sample(void** state) {
   for (int i = 0; i < N; ++i)
     for (int k = 0; k < N; ++k)
       for (int j = 0; j < N; ++j) ref[i * N + j] += a[i * N + k] * b[k * N + j];
-  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
-                       mref(b, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
-                       mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  air_arg_t args[3] = {test_mref(a, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       test_mref(b, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       test_mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
   int64_t t0 = air_time_now_ns();
-  check(run(f, p, "matmul_512", args, 3, NULL));
+  test_check(run(f, p, "matmul_512", args, 3, NULL));
   fprintf(stderr, "  matmul_4x4.mlir 512^3 f32 on 2 threads: %.1f ms\n",
           (double)(air_time_now_ns() - t0) / 1e6);
   double worst = 0;
@@ -174,11 +123,6 @@ static void test_matmul_sample(void** state) {
 /*---------------------------------------------------------------------------*/
 /* Channels                                                                  */
 /*---------------------------------------------------------------------------*/
-
-static void sleep_us(long us) {
-  struct timespec d = {us / 1000000, (us % 1000000) * 1000};
-  nanosleep(&d, NULL);
-}
 
 typedef struct ahead_t {
   _Atomic int64_t puts;
@@ -199,8 +143,8 @@ static air_status_t k_check_ahead(void* ud, const air_kernel_call_t* c) {
   int64_t i = c->args[0].i;
   int64_t want = i + a->depth < a->n ? i + a->depth : a->n;
   int64_t deadline = air_time_now_ns() + 5000000000LL;
-  while (atomic_load(&a->puts) < want && air_time_now_ns() < deadline) sleep_us(50);
-  sleep_us(3000);
+  while (atomic_load(&a->puts) < want && air_time_now_ns() < deadline) test_sleep_us(50);
+  test_sleep_us(3000);
   a->seen[i] = atomic_load(&a->puts) - i;
   return NULL;
 }
@@ -208,20 +152,20 @@ static air_status_t k_check_ahead(void* ud, const air_kernel_call_t* c) {
 /* A producer runs exactly `depth` transfers ahead of a slow consumer. */
 static void test_depth_run_ahead(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/depth.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/depth.mlir");
   for (int64_t depth = 1; depth <= 3; ++depth) {
     ahead_t a;
     memset(&a, 0, sizeof a);
     a.depth = depth;
     a.n = 8;
-    check(air_context_register_kernel(f->ctx, "mark_put", k_mark_put, &a));
-    check(air_context_register_kernel(f->ctx, "check_ahead", k_check_ahead, &a));
+    test_check(air_context_register_kernel(f->ctx, "mark_put", k_mark_put, &a));
+    test_check(air_context_register_kernel(f->ctx, "check_ahead", k_check_ahead, &a));
     int32_t out[8];
     memset(out, -1, sizeof out);
-    air_arg_t arg = mref(out, AIR_ELEM_I32, 1, (int64_t)8);
+    air_arg_t arg = test_mref(out, AIR_ELEM_I32, 1, (int64_t)8);
     char fn[16];
     snprintf(fn, sizeof fn, "ahead_%d", (int)depth);
-    check(run(f, p, fn, &arg, 1, NULL));
+    test_check(run(f, p, fn, &arg, 1, NULL));
     for (int64_t i = 0; i < 8; ++i) {
       int64_t want = depth < 8 - i ? depth : 8 - i;
       if (a.seen[i] != want)
@@ -237,7 +181,7 @@ static void test_depth_run_ahead(void** state) {
 /* Every receiver of a broadcast gets its own copy of every transfer. */
 static void test_broadcast(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/broadcast.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/broadcast.mlir");
   int32_t in[3][16], rin[3][2][16], out[3][2][2][16];
   for (int r = 0; r < 3; ++r)
     for (int j = 0; j < 16; ++j) {
@@ -246,11 +190,11 @@ static void test_broadcast(void** state) {
       rin[r][1][j] = 50000 + r * 100 + j;
     }
   memset(out, 0, sizeof out);
-  air_arg_t args[3] = {mref(in, AIR_ELEM_I32, 2, (int64_t)3, (int64_t)16),
-                       mref(rin, AIR_ELEM_I32, 3, (int64_t)3, (int64_t)2, (int64_t)16),
-                       mref(out, AIR_ELEM_I32, 4, (int64_t)3, (int64_t)2, (int64_t)2,
+  air_arg_t args[3] = {test_mref(in, AIR_ELEM_I32, 2, (int64_t)3, (int64_t)16),
+                       test_mref(rin, AIR_ELEM_I32, 3, (int64_t)3, (int64_t)2, (int64_t)16),
+                       test_mref(out, AIR_ELEM_I32, 4, (int64_t)3, (int64_t)2, (int64_t)2,
                             (int64_t)16)};
-  check(run(f, p, "bcast", args, 3, NULL));
+  test_check(run(f, p, "bcast", args, 3, NULL));
   for (int r = 0; r < 3; ++r)
     for (int x = 0; x < 2; ++x)
       for (int y = 0; y < 2; ++y)
@@ -262,18 +206,18 @@ static void test_broadcast(void** state) {
 /* 16 PEs chained by blocking channels, on one and on two worker threads. */
 static void test_chain_herd_threads(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     air_pool_t* pool = NULL;
-    check(air_pool_create(NULL, threads, &pool));
+    test_check(air_pool_create(NULL, threads, &pool));
     int32_t in[8][32], out[8][32];
     for (int r = 0; r < 8; ++r)
       for (int j = 0; j < 32; ++j) in[r][j] = r * 1000 + j;
     memset(out, 0, sizeof out);
-    air_arg_t args[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
-                         mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+    air_arg_t args[2] = {test_mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                         test_mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
     runopt_t o = {.pool = pool};
-    check(run(f, p, "chain", args, 2, &o));
+    test_check(run(f, p, "chain", args, 2, &o));
     for (int r = 0; r < 8; ++r)
       for (int j = 0; j < 32; ++j) assert_int_equal(out[r][j], in[r][j] + 136);
     air_pool_destroy(pool);
@@ -285,7 +229,7 @@ static void test_chain_herd_threads(void** state) {
  * the parked backlog costs linear time (ticket-ordered wait lists). */
 static void test_backlog(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/backlog.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/backlog.mlir");
   static int32_t out[4096];
   memset(out, -1, sizeof out);
   air_arg_t args[2];
@@ -293,9 +237,9 @@ static void test_backlog(void** state) {
   args[0].kind = AIR_ARG_INT;
   args[0].elem = AIR_ELEM_INDEX;
   args[0].i = 4096;
-  args[1] = mref(out, AIR_ELEM_I32, 1, (int64_t)4096);
+  args[1] = test_mref(out, AIR_ELEM_I32, 1, (int64_t)4096);
   int64_t t0 = air_time_now_ns();
-  check(run(f, p, "backlog", args, 2, NULL));
+  test_check(run(f, p, "backlog", args, 2, NULL));
   fprintf(stderr, "  4096 unordered transfers: %.1f ms\n", (double)(air_time_now_ns() - t0) / 1e6);
   for (int i = 0; i < 4096; ++i) assert_int_equal(out[i], i);
   air_program_destroy(p);
@@ -304,26 +248,26 @@ static void test_backlog(void** state) {
 /* A run that cannot progress fails at once, naming every blocked op. */
 static void test_deadlock_report(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
-  const air_op_t* put = find_op(p->module, AIR_OP_PUT, NULL);
-  const air_op_t* get = find_op(p->module, AIR_OP_GET, NULL);
-  const air_op_t* wait = find_op(p->module, AIR_OP_WAIT_ALL, NULL);
-  const air_op_t* launch = find_op(p->module, AIR_OP_LAUNCH, NULL);
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
+  const air_op_t* put = test_find_op(p->module, AIR_OP_PUT, NULL);
+  const air_op_t* get = test_find_op(p->module, AIR_OP_GET, NULL);
+  const air_op_t* wait = test_find_op(p->module, AIR_OP_WAIT_ALL, NULL);
+  const air_op_t* launch = test_find_op(p->module, AIR_OP_LAUNCH, NULL);
   const char* file = p->filename;
   int32_t out[4];
   air_arg_t args[2];
   memset(args, 0, sizeof args);
   args[0].kind = AIR_ARG_INT;
   args[0].elem = AIR_ELEM_INDEX;
-  args[1] = mref(out, AIR_ELEM_I32, 1, (int64_t)4);
+  args[1] = test_mref(out, AIR_ELEM_I32, 1, (int64_t)4);
 
   args[0].i = 3;
   air_status_t st = run(f, p, "starve", args, 2, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
   const char* msg = air_status_message(st);
-  expect_in(msg, "%s:%u:%u: air.channel.get @ch[0] blocked: no put (herd @cons [0])", file,
+  test_expect_in(msg, "%s:%u:%u: air.channel.get @ch[0] blocked: no put (herd @cons [0])", file,
             get->line, get->col);
-  expect_in(msg, "%s:%u:%u: air.wait_all blocked on %%t (air.launch at %s:%u:%u has not finished)",
+  test_expect_in(msg, "%s:%u:%u: air.wait_all blocked on %%t (air.launch at %s:%u:%u has not finished)",
             file, wait->line, wait->col, file, launch->line, launch->col);
   assert_null(strstr(msg, "air.channel.put"));
   air_status_free(st);
@@ -332,7 +276,7 @@ static void test_deadlock_report(void** state) {
   st = run(f, p, "starve", args, 2, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
   msg = air_status_message(st);
-  expect_in(msg,
+  test_expect_in(msg,
             "%s:%u:%u: air.channel.put @ch[0] blocked: channel full (depth 1), no get pending",
             file, put->line, put->col);
   assert_null(strstr(msg, "air.channel.get"));
@@ -341,7 +285,7 @@ static void test_deadlock_report(void** state) {
   /* The same pool and context run the balanced case. */
   args[0].i = 4;
   memset(out, -1, sizeof out);
-  check(run(f, p, "starve", args, 2, NULL));
+  test_check(run(f, p, "starve", args, 2, NULL));
   for (int i = 0; i < 4; ++i) assert_int_equal(out[i], i);
   air_program_destroy(p);
 }
@@ -361,37 +305,11 @@ static air_status_t k_work(void* ud, const air_kernel_call_t* c) {
   return NULL;
 }
 
-typedef struct done_t {
-  pthread_mutex_t mu;
-  pthread_cond_t cv;
-  int calls;
-  air_status_t st;
-} done_t;
-
-static void on_done(void* user, air_status_t st) {
-  done_t* d = user;
-  pthread_mutex_lock(&d->mu);
-  d->calls++;
-  d->st = st;
-  pthread_cond_broadcast(&d->cv);
-  pthread_mutex_unlock(&d->mu);
-}
-
-static void done_wait(done_t* d) {
-  pthread_mutex_lock(&d->mu);
-  while (!d->calls) pthread_cond_wait(&d->cv, &d->mu);
-  pthread_mutex_unlock(&d->mu);
-}
-
 static void start(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* args, uint32_t n,
-                  done_t* d) {
-  memset(d, 0, sizeof *d);
-  pthread_mutex_init(&d->mu, NULL);
-  pthread_cond_init(&d->cv, NULL);
-  air_interp_desc_t desc = {.program = p, .entry = find_func(p, fn), .n_args = n, .args = args,
-                            .pool = f->pool, .context = f->ctx};
-  air_allocator_init_system(&desc.allocator);
-  check(air_interp_start(&desc, on_done, d));
+                  test_done_t* d) {
+  test_done_init(d);
+  air_interp_desc_t desc = test_exec_desc(f, p, test_find_func(p, fn), args, n);
+  test_check(air_interp_start(&desc, test_done_fn, d));
 }
 
 /* A kernel's failure ends the run with its status, prefixed with the call's
@@ -399,31 +317,31 @@ static void start(fx_t* f, const air_program_t* p, const char* fn, air_arg_t* ar
  * unaffected. */
 static void test_kernel_failure(void** state) {
   fx_t* f = *state;
-  air_program_t* bad = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/fault.mlir");
-  air_program_t* good = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* bad = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/fault.mlir");
+  air_program_t* good = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   work_t w = {0};
-  check(air_context_register_kernel(f->ctx, "work", k_work, &w));
-  const air_op_t* call = find_op(bad->module, AIR_OP_CALL, "work");
+  test_check(air_context_register_kernel(f->ctx, "work", k_work, &w));
+  const air_op_t* call = test_find_op(bad->module, AIR_OP_CALL, "work");
   for (int round = 0; round < 3; ++round) {
     float out[2][2][16];
-    air_arg_t a = mref(out, AIR_ELEM_F32, 3, (int64_t)2, (int64_t)2, (int64_t)16);
+    air_arg_t a = test_mref(out, AIR_ELEM_F32, 3, (int64_t)2, (int64_t)2, (int64_t)16);
     int32_t in[8][32], res[8][32];
     memset(in, 0, sizeof in);
-    air_arg_t ga[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
-                       mref(res, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
-    done_t d1, d2;
+    air_arg_t ga[2] = {test_mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                       test_mref(res, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+    test_done_t d1, d2;
     start(f, bad, "faulty", &a, 1, &d1);
     start(f, good, "chain", ga, 2, &d2);
-    done_wait(&d1);
-    done_wait(&d2);
+    test_done_wait(&d1);
+    test_done_wait(&d2);
     assert_int_equal(d1.calls, 1);
     assert_int_equal(air_status_code(d1.st), AIR_STATUS_DATA_LOSS);
-    expect_in(air_status_message(d1.st),
+    test_expect_in(air_status_message(d1.st),
               "%s:%u:%u: error: func.call @work failed: tile (1, 1) broke", bad->filename,
               call->line, call->col);
     air_status_free(d1.st);
     assert_int_equal(d2.calls, 1);
-    check(d2.st);
+    test_check(d2.st);
     assert_int_equal(res[7][31], 136);
   }
   assert_true(atomic_load(&w.calls) >= 3);
@@ -435,7 +353,7 @@ static void test_kernel_failure(void** state) {
 /* Access patterns                                                           */
 /*---------------------------------------------------------------------------*/
 
-/* The rule of dma_internal.h, element by element: the linear index of element
+/* The rule of pattern.h, element by element: the linear index of element
  * `e` (row-major over sizes), or -1 outside the view's span. */
 static int64_t naive_index(const air_memref_t* v, uint32_t n_off, const int64_t* off, uint32_t n,
                            const int64_t* sz, const int64_t* st, int64_t e) {
@@ -595,7 +513,7 @@ static float from_bf16(uint16_t h) {
  * rounding (bf16 products are exact in f32). */
 static void test_bf16_matmul(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/bf16_matmul.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/bf16_matmul.mlir");
   enum { N = 64 };
   uint16_t a[N * N], b[N * N];
   float c[N * N];
@@ -605,10 +523,10 @@ static void test_bf16_matmul(void** state) {
     b[i] = to_bf16(frand(&seed) * 4);
     c[i] = NAN;
   }
-  air_arg_t args[3] = {mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
-                       mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
-                       mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
-  check(run(f, p, "bf16_matmul", args, 3, NULL));
+  air_arg_t args[3] = {test_mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       test_mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       test_mref(c, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  test_check(run(f, p, "bf16_matmul", args, 3, NULL));
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       double ref = 0, mag = 0;
@@ -626,7 +544,7 @@ static void test_bf16_matmul(void** state) {
  * accumulator, plus a bias, emulated step by step in f32. */
 static void test_generic_bf16(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/linalg_generic_bf16.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/linalg_generic_bf16.mlir");
   enum { N = 64 };
   uint16_t a[N * N], b[N * N];
   float bias[N * N], out[N * N];
@@ -637,11 +555,11 @@ static void test_generic_bf16(void** state) {
     bias[i] = frand(&seed);
     out[i] = NAN;
   }
-  air_arg_t args[4] = {mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
-                       mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
-                       mref(bias, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
-                       mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
-  check(run(f, p, "gemm_bias_bf16", args, 4, NULL));
+  air_arg_t args[4] = {test_mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       test_mref(b, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
+                       test_mref(bias, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       test_mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  test_check(run(f, p, "gemm_bias_bf16", args, 4, NULL));
   for (int i = 0; i < N; ++i)
     for (int j = 0; j < N; ++j) {
       float acc = 0;
@@ -661,7 +579,7 @@ typedef struct flag_t {
 
 static air_status_t k_set_flag(void* ud, const air_kernel_call_t* c) {
   (void)c;
-  sleep_us(20000);
+  test_sleep_us(20000);
   atomic_store(&((flag_t*)ud)->set, 1);
   return NULL;
 }
@@ -676,7 +594,7 @@ static air_status_t k_check_flag(void* ud, const air_kernel_call_t* c) {
 
 static void test_parallel_reduce(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/reduce.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/reduce.mlir");
   float in[64], sum = 0, out = NAN;
   int64_t iout = 0;
   uint32_t seed = 5;
@@ -684,32 +602,32 @@ static void test_parallel_reduce(void** state) {
     in[i] = frand(&seed);
     sum = sum + in[i];
   }
-  air_arg_t args[3] = {mref(in, AIR_ELEM_F32, 1, (int64_t)64),
-                       mref(&out, AIR_ELEM_F32, 1, (int64_t)1),
-                       mref(&iout, AIR_ELEM_INDEX, 1, (int64_t)1)};
-  check(run(f, p, "reduce", args, 3, NULL));
+  air_arg_t args[3] = {test_mref(in, AIR_ELEM_F32, 1, (int64_t)64),
+                       test_mref(&out, AIR_ELEM_F32, 1, (int64_t)1),
+                       test_mref(&iout, AIR_ELEM_INDEX, 1, (int64_t)1)};
+  test_check(run(f, p, "reduce", args, 3, NULL));
   assert_true(out == sum);
   assert_int_equal(iout, 28); /* i * (j - 3) is largest at i = j = 7 */
 
   /* Init tokens hold every instance back. */
   flag_t fl;
   memset(&fl, 0, sizeof fl);
-  check(air_context_register_kernel(f->ctx, "set_flag", k_set_flag, &fl));
-  check(air_context_register_kernel(f->ctx, "check_flag", k_check_flag, &fl));
-  check(run(f, p, "init_wait", NULL, 0, NULL));
+  test_check(air_context_register_kernel(f->ctx, "set_flag", k_set_flag, &fl));
+  test_check(air_context_register_kernel(f->ctx, "check_flag", k_check_flag, &fl));
+  test_check(run(f, p, "init_wait", NULL, 0, NULL));
   assert_int_equal(atomic_load(&fl.checked), 4);
   assert_int_equal(atomic_load(&fl.early), 0);
 
   /* Token init/reduce: fan out to a 2x2 herd and back (corpus). */
-  air_program_t* q = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/parallel_reduce_tokens.mlir");
+  air_program_t* q = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/parallel_reduce_tokens.mlir");
   float x[32 * 32], y[32 * 32];
   for (int i = 0; i < 32 * 32; ++i) {
     x[i] = frand(&seed);
     y[i] = NAN;
   }
-  air_arg_t qa[2] = {mref(x, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32),
-                     mref(y, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32)};
-  check(run(f, q, "scale", qa, 2, NULL));
+  air_arg_t qa[2] = {test_mref(x, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32),
+                     test_mref(y, AIR_ELEM_F32, 2, (int64_t)32, (int64_t)32)};
+  test_check(run(f, q, "scale", qa, 2, NULL));
   for (int i = 0; i < 32 * 32; ++i) assert_true(y[i] == 2 * x[i]);
   air_program_destroy(q);
   air_program_destroy(p);
@@ -718,11 +636,11 @@ static void test_parallel_reduce(void** state) {
 /* air.execute results (several, bound as %r:3) feed later executes and a fill. */
 static void test_execute_results(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/execute_results.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/execute_results.mlir");
   int32_t out[2][64];
   memset(out, -1, sizeof out);
-  air_arg_t a = mref(out, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)64);
-  check(run(f, p, "fill_rows", &a, 1, NULL));
+  air_arg_t a = test_mref(out, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)64);
+  test_check(run(f, p, "fill_rows", &a, 1, NULL));
   for (int r = 0; r < 2; ++r)
     for (int j = 0; j < 64; ++j) assert_int_equal(out[r][j], r * 10);
   air_program_destroy(p);
@@ -742,7 +660,7 @@ static air_status_t k_busy(void* ud, const air_kernel_call_t* c) {
   int m = atomic_load(&b->most);
   while (n > m && !atomic_compare_exchange_weak(&b->most, &m, n)) {
   }
-  sleep_us(30000);
+  test_sleep_us(30000);
   atomic_fetch_sub(&b->inside, 1);
   atomic_fetch_add(&b->calls, 1);
   return NULL;
@@ -751,15 +669,15 @@ static air_status_t k_busy(void* ud, const air_kernel_call_t* c) {
 /* Ops sharing an affinity token never overlap; without it they do. */
 static void test_affinity_serialises(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/affinity.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/affinity.mlir");
   busy_t b;
   memset(&b, 0, sizeof b);
-  check(air_context_register_kernel(f->ctx, "busy", k_busy, &b));
-  check(run(f, p, "apart", NULL, 0, NULL));
+  test_check(air_context_register_kernel(f->ctx, "busy", k_busy, &b));
+  test_check(run(f, p, "apart", NULL, 0, NULL));
   assert_int_equal(atomic_load(&b.calls), 2);
   assert_int_equal(atomic_load(&b.most), 1);
   memset(&b, 0, sizeof b);
-  check(run(f, p, "together", NULL, 0, NULL));
+  test_check(run(f, p, "together", NULL, 0, NULL));
   assert_int_equal(atomic_load(&b.calls), 2);
   assert_int_equal(atomic_load(&b.most), 2);
   air_program_destroy(p);
@@ -769,15 +687,15 @@ static void test_affinity_serialises(void** state) {
  * even with a single worker thread. */
 static void test_concurrency_coresident(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/exchange.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/exchange.mlir");
   for (uint32_t threads = 1; threads <= 2; ++threads) {
     air_pool_t* pool = NULL;
-    check(air_pool_create(NULL, threads, &pool));
+    test_check(air_pool_create(NULL, threads, &pool));
     int32_t out[8];
     memset(out, 0, sizeof out);
-    air_arg_t a = mref(out, AIR_ELEM_I32, 1, (int64_t)8);
+    air_arg_t a = test_mref(out, AIR_ELEM_I32, 1, (int64_t)8);
     runopt_t o = {.pool = pool};
-    check(run(f, p, "exchange", &a, 1, &o));
+    test_check(run(f, p, "exchange", &a, 1, &o));
     for (int i = 0; i < 8; ++i) assert_int_equal(out[i], 2 * i + 1);
     air_pool_destroy(pool);
   }
@@ -792,7 +710,7 @@ static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
   (void)ud;
   (void)c;
   atomic_fetch_add(&g_slow.entered, 1);
-  sleep_us(400000);
+  test_sleep_us(400000);
   atomic_fetch_add(&g_slow.finished, 1);
   return NULL;
 }
@@ -801,9 +719,9 @@ static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
  * waiting for it; the kernel's late return frees the rest (ASan watches). */
 static void test_watchdog(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
-  check(air_context_register_kernel(f->ctx, "slow", k_slow, NULL));
-  const air_op_t* call = find_op(p->module, AIR_OP_CALL, "slow");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
+  test_check(air_context_register_kernel(f->ctx, "slow", k_slow, NULL));
+  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, "slow");
   char where[512];
   snprintf(where, sizeof where, "%s:%u:%u: error: func.call @slow ran longer than the watchdog",
            p->filename, call->line, call->col);
@@ -812,25 +730,25 @@ static void test_watchdog(void** state) {
   air_status_t st = run(f, p, "stuck", NULL, 0, &o);
   int64_t took = air_time_now_ns() - t0;
   assert_int_equal(air_status_code(st), AIR_STATUS_DEADLINE_EXCEEDED);
-  expect_in(air_status_message(st), "%s", where);
+  test_expect_in(air_status_message(st), "%s", where);
   air_status_free(st);
   assert_true(took < 300000000);
   assert_int_equal(atomic_load(&g_slow.finished), 0);
   /* The program goes away while the abandoned kernel still runs. */
   air_program_destroy(p);
   int64_t deadline = air_time_now_ns() + 5000000000LL;
-  while (!atomic_load(&g_slow.finished) && air_time_now_ns() < deadline) sleep_us(1000);
+  while (!atomic_load(&g_slow.finished) && air_time_now_ns() < deadline) test_sleep_us(1000);
   assert_int_equal(atomic_load(&g_slow.finished), 1);
 
   /* A watchdog that never fires changes nothing. */
-  air_program_t* v = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_program_t* v = test_load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
   float x[4096], y[4096], z[4096];
   for (int i = 0; i < 4096; ++i) x[i] = y[i] = (float)i;
-  air_arg_t args[3] = {mref(x, AIR_ELEM_F32, 1, (int64_t)4096),
-                       mref(y, AIR_ELEM_F32, 1, (int64_t)4096),
-                       mref(z, AIR_ELEM_F32, 1, (int64_t)4096)};
+  air_arg_t args[3] = {test_mref(x, AIR_ELEM_F32, 1, (int64_t)4096),
+                       test_mref(y, AIR_ELEM_F32, 1, (int64_t)4096),
+                       test_mref(z, AIR_ELEM_F32, 1, (int64_t)4096)};
   runopt_t slow = {.watchdog_ns = 10000000000LL};
-  check(run(f, v, "vector_add", args, 3, &slow));
+  test_check(run(f, v, "vector_add", args, 3, &slow));
   assert_true(z[4095] == 8190.0f);
   air_program_destroy(v);
 }
@@ -844,9 +762,9 @@ static void test_watchdog(void** state) {
  * through the declaration's or the herd's link_with. */
 static void test_corpus(void** state) {
   fx_t* f = *state;
-  check(air_context_register_kernel(f->ctx, "scale.o", k_scale_i16, NULL));
-  check(air_context_register_kernel(f->ctx, "kernel.o", k_add_one_f32, NULL));
-  check(air_context_register_kernel(f->ctx, "external_kernel", k_nothing, NULL));
+  test_check(air_context_register_kernel(f->ctx, "scale.o", test_k_scale_i16, NULL));
+  test_check(air_context_register_kernel(f->ctx, "kernel.o", test_k_add_one_f32, NULL));
+  test_check(air_context_register_kernel(f->ctx, "external_kernel", test_k_nothing, NULL));
   static const struct {
     const char* file;
     const char* fn;
@@ -861,8 +779,8 @@ static void test_corpus(void** state) {
   for (size_t t = 0; t < sizeof progs / sizeof progs[0]; ++t) {
     char path[512];
     snprintf(path, sizeof path, "%s/programs/%s.mlir", AIR_TEST_DATA_DIR, progs[t].file);
-    air_program_t* p = load_file(f->ctx, path);
-    const air_op_t* fn = find_func(p, progs[t].fn);
+    air_program_t* p = test_load_file(f->ctx, path);
+    const air_op_t* fn = test_find_func(p, progs[t].fn);
     assert_non_null(fn);
     uint32_t n = fn->iaux[0];
     air_arg_t args[8];
@@ -879,7 +797,7 @@ static void test_corpus(void** state) {
         continue;
       }
       int64_t count = 1;
-      args[i] = mref(NULL, ty->elem, 0);
+      args[i] = test_mref(NULL, ty->elem, 0);
       args[i].memref.rank = ty->rank;
       for (uint32_t k = ty->rank; k-- > 0;) {
         args[i].memref.sizes[k] = ty->shape[k];
@@ -907,12 +825,12 @@ static void test_corpus(void** state) {
     /* scalar_control's @tiles has every tile DMA the whole 32x32 buffer back to L3,
      * so its tiles race on L3 memory: run it on one thread. */
     air_pool_t* one = NULL;
-    if (!strcmp(progs[t].fn, "tiles")) check(air_pool_create(NULL, 1, &one));
+    if (!strcmp(progs[t].fn, "tiles")) test_check(air_pool_create(NULL, 1, &one));
     runopt_t o = {.pool = one};
     air_status_t st = run(f, p, progs[t].fn, args, n, &o);
     if (one) air_pool_destroy(one);
     if (st) fprintf(stderr, "%s @%s: %s\n", progs[t].file, progs[t].fn, air_status_message(st));
-    check(st);
+    test_check(st);
     const char* name = progs[t].file;
     if (!strcmp(name, "affine_if_broadcast")) {
       const int32_t *w = orig[0], *act = orig[1], *res = bufs[2];
@@ -951,15 +869,15 @@ static void test_corpus(void** state) {
 
 static void test_scalars_and_calls(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/scalars.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/scalars.mlir");
   float out[8] = {0};
   int32_t iout[8] = {0}, m[4][4], m2[2][2] = {{0}};
   for (int i = 0; i < 16; ++i) m[i / 4][i % 4] = i;
-  air_arg_t args[4] = {mref(out, AIR_ELEM_F32, 1, (int64_t)8),
-                       mref(iout, AIR_ELEM_I32, 1, (int64_t)8),
-                       mref(m, AIR_ELEM_I32, 2, (int64_t)4, (int64_t)4),
-                       mref(m2, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)2)};
-  check(run(f, p, "scalars", args, 4, NULL));
+  air_arg_t args[4] = {test_mref(out, AIR_ELEM_F32, 1, (int64_t)8),
+                       test_mref(iout, AIR_ELEM_I32, 1, (int64_t)8),
+                       test_mref(m, AIR_ELEM_I32, 2, (int64_t)4, (int64_t)4),
+                       test_mref(m2, AIR_ELEM_I32, 2, (int64_t)2, (int64_t)2)};
+  test_check(run(f, p, "scalars", args, 4, NULL));
   assert_true(out[0] == 21.5f);
   assert_true(out[1] == 1.0f);    /* 1 + 2^-9 rounds to 1 in bf16 */
   assert_true(out[2] == 2048.0f); /* 2049 ties to even in f16 */
@@ -982,7 +900,7 @@ static void test_scalars_and_calls(void** state) {
  * collapse_shape / expand_shape / cast views and evaluates affine.min/max. */
 static void test_affine_access_and_reshape(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/affine_tile_transpose.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/programs/affine_tile_transpose.mlir");
   enum { N = 64 };
   float* in = malloc(N * N * sizeof(float));
   float* out = malloc(N * N * sizeof(float));
@@ -991,9 +909,9 @@ static void test_affine_access_and_reshape(void** state) {
     in[i] = frand(&seed);
     out[i] = -1;
   }
-  air_arg_t args[2] = {mref(in, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
-                       mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
-  check(run(f, p, "transpose", args, 2, NULL));
+  air_arg_t args[2] = {test_mref(in, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N),
+                       test_mref(out, AIR_ELEM_F32, 2, (int64_t)N, (int64_t)N)};
+  test_check(run(f, p, "transpose", args, 2, NULL));
   for (int r = 0; r < N; ++r)
     for (int c = 0; c < N; ++c) assert_true(out[r * N + c] == in[c * N + r]);
   free(in);
@@ -1002,9 +920,9 @@ static void test_affine_access_and_reshape(void** state) {
   float m[4][8];
   int32_t o[4] = {0};
   for (int i = 0; i < 32; ++i) m[i / 8][i % 8] = (float)i;
-  air_arg_t rargs[2] = {mref(m, AIR_ELEM_F32, 2, (int64_t)4, (int64_t)8),
-                        mref(o, AIR_ELEM_I32, 1, (int64_t)4)};
-  check(run(f, p, "reshape", rargs, 2, NULL));
+  air_arg_t rargs[2] = {test_mref(m, AIR_ELEM_F32, 2, (int64_t)4, (int64_t)8),
+                        test_mref(o, AIR_ELEM_I32, 1, (int64_t)4)};
+  test_check(run(f, p, "reshape", rargs, 2, NULL));
   assert_true(m[0][0] == 9.0f);  /* flat[1 * 8 + 1] */
   assert_true(m[0][1] == 19.0f); /* expanded [1][0][3] = flat[19], stored at [0][0][1] */
   assert_true(m[0][2] == 2.0f && m[3][7] == 31.0f);
@@ -1023,10 +941,10 @@ static void test_affine_access_and_reshape(void** state) {
       "memref<16xf32>\n"
       "  return\n"
       "}\n";
-  p = load_text(f, "strided.mlir", k_strided);
+  p = test_load_text(f->ctx, "strided.mlir", k_strided);
   air_status_t st = run(f, p, "strided", rargs, 1, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_UNIMPLEMENTED);
-  expect_in(air_status_message(st),
+  test_expect_in(air_status_message(st),
             "strided.mlir:3:3: error: memref.collapse_shape of a strided or non-contiguous "
             "memref");
   air_status_free(st);
@@ -1039,10 +957,10 @@ static void test_affine_access_and_reshape(void** state) {
       "  %v = affine.load %m[%c3 + 1, 0] : memref<4x8xf32>\n"
       "  return\n"
       "}\n";
-  p = load_text(f, "oob.mlir", k_oob);
+  p = test_load_text(f->ctx, "oob.mlir", k_oob);
   st = run(f, p, "oob", rargs, 1, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_OUT_OF_RANGE);
-  expect_in(air_status_message(st), "oob.mlir:3:3: error: affine.load: index out of bounds");
+  test_expect_in(air_status_message(st), "oob.mlir:3:3: error: affine.load: index out of bounds");
   air_status_free(st);
   air_program_destroy(p);
 }
@@ -1065,10 +983,10 @@ static void test_runtime_errors(void** state) {
       "  }\n"
       "  return\n"
       "}\n";
-  air_program_t* p = load_text(f, "missing.mlir", k_missing);
+  air_program_t* p = test_load_text(f->ctx, "missing.mlir", k_missing);
   air_status_t st = run(f, p, "calls", NULL, 0, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_NOT_FOUND);
-  expect_in(air_status_message(st),
+  test_expect_in(air_status_message(st),
             "missing.mlir:9:9: error: func.call @nowhere: no kernel registered as \"nowhere\", nor "
             "as the herd's link_with \"lib.o\"");
   air_status_free(st);
@@ -1085,18 +1003,18 @@ static void test_runtime_errors(void** state) {
       "  }\n"
       "  return\n"
       "}\n";
-  p = load_text(f, "sizes.mlir", k_sizes);
+  p = test_load_text(f->ctx, "sizes.mlir", k_sizes);
   float a[16] = {0}, b[8] = {0};
-  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)16), mref(b, AIR_ELEM_F32, 1, (int64_t)8)};
+  air_arg_t args[2] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)16), test_mref(b, AIR_ELEM_F32, 1, (int64_t)8)};
   st = run(f, p, "sizes", args, 2, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_FAILED_PRECONDITION);
-  expect_in(air_status_message(st),
+  test_expect_in(air_status_message(st),
             "sizes.mlir:7:5: error: air.channel.get @c receives 8 f32 elements but the "
             "air.channel.put at sizes.mlir:6:5 sent 16 f32 elements");
   air_status_free(st);
 
   /* An argument that does not match the entry's parameter fails before starting. */
-  args[1] = mref(b, AIR_ELEM_I32, 1, (int64_t)8);
+  args[1] = test_mref(b, AIR_ELEM_I32, 1, (int64_t)8);
   st = run(f, p, "sizes", args, 2, NULL);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
   air_status_free(st);
@@ -1123,9 +1041,9 @@ static void inl_done(void* user, air_status_t st) {
 static air_status_t run_prep(fx_t* f, const air_program_t* p, const air_interp_prep_t* prep,
                              const char* fn, air_arg_t* args, uint32_t n, bool inl,
                              air_interp_inline_t* kind) {
-  air_interp_desc_t d = {.program = p, .entry = find_func(p, fn), .n_args = n, .args = args,
-                         .pool = f->pool, .context = f->ctx, .prep = prep, .run_inline = inl};
-  air_allocator_init_system(&d.allocator);
+  air_interp_desc_t d = test_exec_desc(f, p, test_find_func(p, fn), args, n);
+  d.prep = prep;
+  d.run_inline = inl;
   *kind = air_interp_inline_kind(&d);
   if (!inl) return air_interp_run(&d);
   inl_t x = {0};
@@ -1161,22 +1079,22 @@ static const char k_pure[] =
  * prep, and inline or on the pool; which entries may run inline. */
 static void test_prepared_and_inline(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_text(f, "pure.mlir", k_pure);
+  air_program_t* p = test_load_text(f->ctx, "pure.mlir", k_pure);
   air_allocator_t sys;
   air_allocator_init_system(&sys);
   air_interp_prep_t* prep = NULL;
-  check(air_interp_prepare(&sys, p, &prep));
+  test_check(air_interp_prepare(&sys, p, &prep));
   char* first_error = NULL;
   for (int mode = 0; mode < 3; ++mode) { /* plain, prep on the pool, prep inline */
     const air_interp_prep_t* pr = mode ? prep : NULL;
     bool inl = mode == 2;
     air_interp_inline_t kind;
     float a[4] = {1.5f, 0, 3, -1};
-    air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 2}};
-    check(run_prep(f, p, pr, "flat", args, 2, inl, &kind));
+    air_arg_t args[2] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 2}};
+    test_check(run_prep(f, p, pr, "flat", args, 2, inl, &kind));
     assert_int_equal(kind, mode ? AIR_INTERP_INLINE_SHORT : AIR_INTERP_INLINE_NO);
     assert_true(a[2] == 3.0f && a[1] == 0 && a[3] == -1);
-    check(run_prep(f, p, pr, "loop", args, 2, inl, &kind));
+    test_check(run_prep(f, p, pr, "loop", args, 2, inl, &kind));
     assert_int_equal(kind, mode ? AIR_INTERP_INLINE_YES : AIR_INTERP_INLINE_NO);
     assert_true(a[0] == 3.0f && a[1] == 0 && a[2] == 3.0f);
     /* A store out of range fails the run with the same message everywhere. */
@@ -1190,17 +1108,17 @@ static void test_prepared_and_inline(void** state) {
     }
     air_status_free(st);
     /* A bad argument fails before starting, without `done`. */
-    args[0] = mref(a, AIR_ELEM_I32, 1, (int64_t)4);
+    args[0] = test_mref(a, AIR_ELEM_I32, 1, (int64_t)4);
     st = run_prep(f, p, pr, "flat", args, 2, inl, &kind);
     assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
     air_status_free(st);
   }
   free(first_error);
   /* A prep is for one program only. */
-  air_program_t* q = load_text(f, "other.mlir", k_pure);
+  air_program_t* q = test_load_text(f->ctx, "other.mlir", k_pure);
   air_interp_inline_t kind;
   float a[4] = {0};
-  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 1}};
+  air_arg_t args[2] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)4), {.kind = AIR_ARG_INT, .i = 1}};
   air_status_t st = run_prep(f, q, prep, "flat", args, 2, true, &kind);
   assert_int_equal(kind, AIR_INTERP_INLINE_NO);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
@@ -1229,12 +1147,11 @@ static void* prep_thread(void* arg) {
       b[i] = (float)(2 * i);
       c[i] = -1;
     }
-    air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, (int64_t)N), mref(b, AIR_ELEM_F32, 1, (int64_t)N),
-                         mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
-    air_interp_desc_t d = {.program = t->p, .entry = find_func(t->p, "vector_add"), .n_args = 3,
-                           .args = args, .pool = t->f->pool, .context = t->f->ctx,
-                           .prep = t->prep, .run_inline = true};
-    air_allocator_init_system(&d.allocator);
+    air_arg_t args[3] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)N), test_mref(b, AIR_ELEM_F32, 1, (int64_t)N),
+                         test_mref(c, AIR_ELEM_F32, 1, (int64_t)N)};
+    air_interp_desc_t d = test_exec_desc(t->f, t->p, test_find_func(t->p, "vector_add"), args, 3);
+    d.prep = t->prep;
+    d.run_inline = true;
     if (air_interp_inline_kind(&d) != AIR_INTERP_INLINE_NO) t->bad = 1; /* has a hierarchy */
     air_status_t st = air_interp_run(&d);
     if (st) {
@@ -1250,15 +1167,13 @@ static void* prep_thread(void* arg) {
 
 static void test_prepared_concurrent(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
   air_allocator_t sys;
   air_allocator_init_system(&sys);
   air_interp_prep_t* prep = NULL;
-  check(air_interp_prepare(&sys, p, &prep));
+  test_check(air_interp_prepare(&sys, p, &prep));
   prep_thread_t t[2] = {{f, p, prep, 0}, {f, p, prep, 0}};
-  pthread_t th[2];
-  for (int i = 0; i < 2; ++i) assert_int_equal(pthread_create(&th[i], NULL, prep_thread, &t[i]), 0);
-  for (int i = 0; i < 2; ++i) pthread_join(th[i], NULL);
+  test_threads_run(2, prep_thread, t, sizeof t[0]);
   assert_int_equal(t[0].bad, 0);
   assert_int_equal(t[1].bad, 0);
   air_interp_prep_release(prep);
@@ -1362,16 +1277,15 @@ static void test_flat_copies(void** state) {
 /* With a trace attached, PEs, channels and DMAs get events. */
 static void test_trace(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/chain.mlir");
   air_trace_t* t = NULL;
-  check(air_trace_create(f->ctx, &t));
+  test_check(air_trace_create(f->ctx, &t));
   int32_t in[8][32] = {{0}}, out[8][32];
-  air_arg_t args[2] = {mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
-                       mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
-  air_interp_desc_t d = {.program = p, .entry = find_func(p, "chain"), .n_args = 2,
-                         .args = args, .pool = f->pool, .context = f->ctx, .trace = t};
-  air_allocator_init_system(&d.allocator);
-  check(air_interp_run(&d));
+  air_arg_t args[2] = {test_mref(in, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32),
+                       test_mref(out, AIR_ELEM_I32, 2, (int64_t)8, (int64_t)32)};
+  air_interp_desc_t d = test_exec_desc(f, p, test_find_func(p, "chain"), args, 2);
+  d.trace = t;
+  test_check(air_interp_run(&d));
   /* 8 rounds: 16 PEs get and put, plus the segment's 16 transfers. */
   assert_true(air_trace_event_count(t) >= 8 * 16 * 2 + 16);
   air_trace_destroy(t);
@@ -1381,28 +1295,28 @@ static void test_trace(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_access_patterns),
-      cmocka_unit_test_setup_teardown(test_vector_add_dma, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_matmul_sample, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_depth_run_ahead, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_broadcast, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_chain_herd_threads, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_backlog, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_deadlock_report, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_kernel_failure, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_bf16_matmul, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_generic_bf16, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_parallel_reduce, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_execute_results, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_affinity_serialises, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_concurrency_coresident, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_watchdog, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_corpus, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_scalars_and_calls, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_runtime_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_trace, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_prepared_and_inline, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_prepared_concurrent, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_vector_add_dma, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_matmul_sample, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_depth_run_ahead, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_broadcast, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_chain_herd_threads, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_backlog, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_deadlock_report, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_kernel_failure, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_bf16_matmul, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_generic_bf16, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_parallel_reduce, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_execute_results, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_affinity_serialises, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_concurrency_coresident, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_watchdog, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_corpus, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_scalars_and_calls, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_runtime_errors, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_trace, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_prepared_and_inline, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_prepared_concurrent, test_exec_setup, test_exec_teardown),
       cmocka_unit_test(test_flat_copies),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

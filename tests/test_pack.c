@@ -16,6 +16,7 @@
 #include "pack_baselines.h"
 #include "pack_gen.h"
 #include "scheduler/pack/pack.h"
+#include "support/alloc.h"
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 #define SANITIZED 1
@@ -288,24 +289,6 @@ static void test_check_catches_bad_plans(void** state) {
   air_status_free(s);
 }
 
-/* An allocator that fails from the k-th allocation on. */
-typedef struct {
-  int left;
-} budget_t;
-
-static void* fail_alloc(void* self, size_t n) {
-  budget_t* b = self;
-  return b->left-- > 0 ? malloc(n) : NULL;
-}
-static void* fail_realloc(void* self, void* p, size_t n) {
-  budget_t* b = self;
-  return b->left-- > 0 ? realloc(p, n) : NULL;
-}
-static void fail_free(void* self, void* p) {
-  (void)self;
-  free(p);
-}
-
 static void test_out_of_memory_is_an_error(void** state) {
   (void)state;
   size_t n;
@@ -314,8 +297,9 @@ static void test_out_of_memory_is_an_error(void** state) {
   uint64_t* off = calloc(n, sizeof *off);
   int succeeded = 0;
   for (int k = 0; k < 60 && !succeeded; ++k) {
-    budget_t budget = {k};
-    air_allocator_t a = {&budget, fail_alloc, fail_realloc, fail_free};
+    test_budget_t budget;
+    test_budget_init(&budget, k);
+    air_allocator_t a = budget.allocator;
     air_pack_options_t opts = {.search_budget = 200000};
     air_pack_result_t res;
     air_status_t s = air_pack_plan(&a, b, n, &opts, off, &res);

@@ -21,6 +21,7 @@
 #include "air/context.h"
 #include "runtime/ir/ir.h"
 #include "runtime/text/parse.h"
+#include "support/alloc.h"
 
 #define PROGRAMS AIR_TEST_DATA_DIR "/programs"
 #define SYNTAX AIR_TEST_DATA_DIR "/parse"
@@ -1052,40 +1053,13 @@ static void test_affine_access_and_reshape(void** state) {
   air_ir_program_free(p);
 }
 
-/* An allocator that fails once its budget is spent, counting live blocks. */
-typedef struct budget_t {
-  long budget; /* allocations left; < 0 means unlimited */
-  long live;
-} budget_t;
-
-static void* b_alloc(void* self, size_t n) {
-  budget_t* b = self;
-  if (b->budget == 0) return NULL;
-  if (b->budget > 0) b->budget--;
-  void* q = malloc(n ? n : 1);
-  if (q) b->live++;
-  return q;
-}
-static void* b_realloc(void* self, void* ptr, size_t n) {
-  budget_t* b = self;
-  if (b->budget == 0) return NULL;
-  if (b->budget > 0) b->budget--;
-  void* q = realloc(ptr, n ? n : 1);
-  if (q && !ptr) b->live++;
-  return q;
-}
-static void b_free(void* self, void* ptr) {
-  if (ptr) ((budget_t*)self)->live--;
-  free(ptr);
-}
-
 static void test_out_of_memory(void** state) {
   (void)state;
-  budget_t b = {-1, 0};
-  air_allocator_t a = {&b, b_alloc, b_realloc, b_free};
+  test_budget_t b;
+  test_budget_init(&b, -1);
   air_context_t* ctx = NULL;
-  assert_null(air_context_create(NULL, &a, &ctx));
-  long base = b.live;
+  assert_null(air_context_create(NULL, &b.allocator, &ctx));
+  long base = test_budget_live(&b);
   size_t len;
   char path[512];
   snprintf(path, sizeof path, "%s/%s", PROGRAMS, "execute_results.mlir");
@@ -1094,21 +1068,21 @@ static void test_out_of_memory(void** state) {
   int oom = 0;
   for (long budget = 0;; ++budget) {
     air_program_t* p = NULL;
-    b.budget = -1;
+    test_budget_set(&b, -1);
     assert_null(air_ir_program_new(ctx, "<input>", &p));
-    b.budget = budget;
+    test_budget_set(&b, budget);
     air_status_t s = air_parse(p, text, len, 1);
-    b.budget = -1;
+    test_budget_set(&b, -1);
     air_ir_program_free(p);
     if (!s) break;
     assert_int_equal(air_status_code(s), AIR_STATUS_RESOURCE_EXHAUSTED);
     air_status_free(s);
-    assert_int_equal(b.live, base);
+    assert_int_equal(test_budget_live(&b), base);
     ++oom;
     assert_true(budget < 100000);
   }
   assert_true(oom > 5);
-  assert_int_equal(b.live, base);
+  assert_int_equal(test_budget_live(&b), base);
   free(text);
   air_context_destroy(ctx);
 }

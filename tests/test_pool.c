@@ -16,6 +16,7 @@
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "hal/semaphore.h"
+#include "support/threads.h"
 
 typedef struct {
   air_task_t task;
@@ -39,8 +40,7 @@ static void count_fn(air_task_t* t, uint32_t worker) {
 static void wait_count(_Atomic uint64_t* counter, uint64_t n) {
   int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
   while (atomic_load(counter) < n && air_time_now_ns() < deadline) {
-    struct timespec d = {0, 100000};
-    nanosleep(&d, NULL);
+    test_sleep_us(100);
   }
 }
 
@@ -113,18 +113,16 @@ static void test_idle_workers_sleep(void** state) {
   wait_count(&counter, 1);
   /* Settled: both workers asleep (the count stays put over 20 ms), whatever the
    * load on the machine. */
-  struct timespec settle = {0, 20 * 1000 * 1000};
   air_pool_stats_t before, st;
   air_pool_stats(pool, &before);
   for (int i = 0; i < 100; ++i) {
-    nanosleep(&settle, NULL);
+    test_sleep_us(20000);
     air_pool_stats(pool, &st);
     if (st.sleeps >= 2 && st.sleeps == before.sleeps) break;
     before = st;
   }
   double c0 = test_cpu_seconds();
-  struct timespec idle = {0, 200 * 1000 * 1000};
-  nanosleep(&idle, NULL);
+  test_sleep_us(200000);
   double used = test_cpu_seconds() - c0;
   air_pool_stats(pool, &st);
   air_pool_destroy(pool);
@@ -154,18 +152,16 @@ static void test_idle_waiter_sleeps(void** state) {
   waiter_t w = {NULL, NULL};
   assert_null(air_hal_semaphore_create(NULL, 0, &w.sem));
   pthread_t th;
-  assert_int_equal(pthread_create(&th, NULL, wait_main, &w), 0);
-  struct timespec settle = {0, 20 * 1000 * 1000};
-  nanosleep(&settle, NULL);
+  test_threads_start(&th, 1, wait_main, &w, sizeof w);
+  test_sleep_us(20000);
   double c0 = test_cpu_seconds();
-  struct timespec idle = {0, 200 * 1000 * 1000};
-  nanosleep(&idle, NULL);
+  test_sleep_us(200000);
   double used = test_cpu_seconds() - c0;
   air_semaphore_stats_t ss;
   air_semaphore_stats(w.sem, &ss);
   assert_true(ss.futex_waits >= 1);
   assert_null(air_semaphore_signal(w.sem, 1));
-  assert_int_equal(pthread_join(th, NULL), 0);
+  test_threads_join(&th, 1);
   assert_null(w.st);
   air_semaphore_stats(w.sem, &ss);
   assert_true(ss.futex_wakes >= 1);

@@ -18,6 +18,7 @@
 #include "runtime/ir/ir.h"
 #include "runtime/text/print.h"
 #include "runtime/text/print_attr.h"
+#include "support/alloc.h"
 
 /*---------------------------------------------------------------------------*/
 /* IR building shorthands                                                    */
@@ -1211,34 +1212,16 @@ static void test_deterministic(void** state) {
   p->allocator.free(p->allocator.self, b);
 }
 
-typedef struct budget_t {
-  air_allocator_t sys;
-  long left; /* allocations that may still succeed */
-} budget_t;
-
-static void* b_alloc(void* self, size_t n) {
-  budget_t* b = self;
-  return b->left-- > 0 ? b->sys.alloc(b->sys.self, n) : NULL;
-}
-static void* b_realloc(void* self, void* q, size_t n) {
-  budget_t* b = self;
-  return b->left-- > 0 ? b->sys.realloc(b->sys.self, q, n) : NULL;
-}
-static void b_free(void* self, void* q) {
-  budget_t* b = self;
-  b->sys.free(b->sys.self, q);
-}
-
 static void test_out_of_memory(void** state) {
   air_program_t* p = P(state);
   for (int i = 0; i < 200; ++i) cst(p, top(p), i, idx_t(p), NULL);
-  budget_t b;
-  air_allocator_init_system(&b.sys);
-  air_allocator_t a = {&b, b_alloc, b_realloc, b_free};
+  test_budget_t b;
+  test_budget_init(&b, -1);
+  air_allocator_t a = b.allocator;
   air_allocator_t saved = p->allocator;
   bool failed = false, passed = false;
   for (long n = 0; n < 40 && !passed; ++n) {
-    b.left = n;
+    test_budget_set(&b, n);
     p->allocator = a; /* the printer's scratch tables */
     air_sb_t sb;
     air_sb_init(&sb, &a); /* and the output */

@@ -1,4 +1,4 @@
-/* Running from a compiled schedule (src/hal/cpu/interp_wave.c, interp_plan.c):
+/* Running from a compiled schedule (src/hal/cpu/interp/waves.c, plan.c):
  * every sample and test program gives byte-identical results on the schedule path
  * and on the dynamic path; host-level L3 allocs live in the transient arena, which
  * the caller may supply; deadlocks, kernel failures, the watchdog and traces work
@@ -19,7 +19,7 @@
 #include <cmocka.h>
 
 #include "air/air.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
 #include "runtime/ir/ir.h"
@@ -27,15 +27,17 @@
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
-#include "interp_test.h"
+#include "support/exec.h"
+#include "support/programs.h"
+#include "support/status.h"
+#include "support/threads.h"
 
 /*---------------------------------------------------------------------------*/
 /* Fixture and helpers                                                       */
 /*---------------------------------------------------------------------------*/
 
 typedef struct fx_t {
-  air_context_t* ctx;
-  air_pool_t* pool;
+  test_exec_t x; /* the context and pool */
   const air_target_t* cpu;
 } fx_t;
 
@@ -51,34 +53,32 @@ static _Atomic int g_slow_done;
 static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
   (void)ud;
   (void)c;
-  struct timespec d = {0, 400000000};
-  nanosleep(&d, NULL);
+  test_sleep_us(400000);
   atomic_store(&g_slow_done, 1);
   return NULL;
 }
 
 static int setup(void** state) {
   fx_t* f = calloc(1, sizeof *f);
-  if (!f || air_context_create(NULL, NULL, &f->ctx) || air_pool_create(NULL, 2, &f->pool) ||
-      air_target_lookup(air_context_allocator(f->ctx), "cpu", &f->cpu))
-    return -1;
+  if (!f || test_exec_open(&f->x)) return -1;
+  if (air_target_lookup(air_context_allocator(f->x.ctx), "cpu", &f->cpu)) return -1;
   static const struct {
     const char* name;
     air_kernel_fn_t fn;
-  } k[] = {{"scale.o", k_scale_i16}, {"kernel.o", k_add_one_f32}, {"external_kernel", k_nothing},
-           {"busy", k_nothing},      {"mark_put", k_nothing},      {"check_ahead", k_nothing},
-           {"set_flag", k_nothing},  {"check_flag", k_nothing},    {"work", k_work},
-           {"slow", k_slow}};
+  } k[] = {{"scale.o", test_k_scale_i16}, {"kernel.o", test_k_add_one_f32},
+           {"external_kernel", test_k_nothing}, {"busy", test_k_nothing},
+           {"mark_put", test_k_nothing},        {"check_ahead", test_k_nothing},
+           {"set_flag", test_k_nothing},        {"check_flag", test_k_nothing},
+           {"work", k_work},                    {"slow", k_slow}};
   for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
-    if (air_context_register_kernel(f->ctx, k[i].name, k[i].fn, NULL)) return -1;
+    if (air_context_register_kernel(f->x.ctx, k[i].name, k[i].fn, NULL)) return -1;
   *state = f;
   return 0;
 }
 
 static int teardown(void** state) {
   fx_t* f = *state;
-  air_pool_destroy(f->pool);
-  air_context_destroy(f->ctx);
+  test_exec_close(&f->x);
   free(f);
   return 0;
 }
@@ -151,12 +151,14 @@ typedef struct runopt_t {
 
 static air_status_t run(fx_t* f, const air_program_t* p, const air_op_t* fn, args_t* a,
                         const runopt_t* o) {
-  air_interp_desc_t d = {
-      .program = p, .entry = fn, .n_args = a ? a->n : 0, .args = a ? a->a : NULL,
-      .pool = o->pool ? o->pool : f->pool, .context = f->ctx, .watchdog_ns = o->watchdog_ns,
-      .trace = o->trace, .plan = o->plan, .schedule = o->schedule, .transient = o->transient,
-      .transient_size = o->transient_size};
-  air_allocator_init_system(&d.allocator);
+  air_interp_desc_t d = test_exec_desc(&f->x, p, fn, a ? a->a : NULL, a ? a->n : 0);
+  d.pool = o->pool ? o->pool : f->x.pool;
+  d.watchdog_ns = o->watchdog_ns;
+  d.trace = o->trace;
+  d.plan = o->plan;
+  d.schedule = o->schedule;
+  d.transient = o->transient;
+  d.transient_size = o->transient_size;
   return air_interp_run(&d);
 }
 
@@ -164,7 +166,7 @@ static air_schedule_t* compile(fx_t* f, const air_program_t* p, const char* entr
   air_schedule_t* sc = NULL;
   air_status_t st = air_schedule_compile(NULL, p, entry, f->cpu, &sc);
   if (st) fprintf(stderr, "compiling @%s: %s\n", entry, air_status_message(st));
-  check(st);
+  test_check(st);
   return sc;
 }
 
@@ -172,7 +174,7 @@ static air_interp_plan_t* make_plan(const air_program_t* p, const air_schedule_t
   air_allocator_t heap;
   air_allocator_init_system(&heap);
   air_interp_plan_t* plan = NULL;
-  check(air_interp_plan_build(&heap, p, sc, &plan));
+  test_check(air_interp_plan_build(&heap, p, sc, &plan));
   return plan;
 }
 
@@ -184,22 +186,22 @@ static air_interp_plan_t* make_plan(const air_program_t* p, const air_schedule_t
  * compares every memref argument byte for byte. */
 static void run_both(fx_t* f, const char* path, const char* entry, const int64_t* scalars,
                      uint32_t threads) {
-  air_program_t* p = load_file(f->ctx, path);
-  const air_op_t* fn = find_func(p, entry);
+  air_program_t* p = test_load_file(f->x.ctx, path);
+  const air_op_t* fn = test_find_func(p, entry);
   assert_non_null(fn);
   air_schedule_t* sc = compile(f, p, entry);
   air_pool_t* pool = NULL;
-  if (threads) check(air_pool_create(NULL, threads, &pool));
+  if (threads) test_check(air_pool_create(NULL, threads, &pool));
   args_t dyn, sch;
   args_make(p, fn, scalars, &dyn);
   args_make(p, fn, scalars, &sch);
   runopt_t od = {.pool = pool}, os = {.pool = pool, .schedule = sc};
   air_status_t st = run(f, p, fn, &dyn, &od);
   if (st) fprintf(stderr, "%s @%s (dynamic): %s\n", path, entry, air_status_message(st));
-  check(st);
+  test_check(st);
   st = run(f, p, fn, &sch, &os);
   if (st) fprintf(stderr, "%s @%s (schedule): %s\n", path, entry, air_status_message(st));
-  check(st);
+  test_check(st);
   for (uint32_t i = 0; i < dyn.n; ++i) {
     if (!dyn.buf[i]) continue;
     if (memcmp(dyn.buf[i], sch.buf[i], dyn.bytes[i]))
@@ -324,16 +326,16 @@ static void test_many_buffers(void** state) {
   close(fd);
   free(text);
   run_both(f, path, "many", NULL, 0);
-  air_program_t* p = load_file(f->ctx, path);
+  air_program_t* p = test_load_file(f->x.ctx, path);
   air_schedule_t* sc = compile(f, p, "many");
   air_interp_plan_t* plan = make_plan(p, sc);
   uint64_t size = 0;
   air_interp_plan_transient(plan, &size, NULL);
   assert_true(size >= 2 * 256 && size <= 4 * 256); /* N buffers of 256 bytes, 2 live */
   args_t a;
-  args_make(p, find_func(p, "many"), NULL, &a);
+  args_make(p, test_find_func(p, "many"), NULL, &a);
   runopt_t o = {.plan = plan};
-  check(run(f, p, find_func(p, "many"), &a, &o));
+  test_check(run(f, p, test_find_func(p, "many"), &a, &o));
   assert_memory_equal(a.buf[0], a.buf[1], a.bytes[0]);
   args_free(&a);
   air_interp_plan_free(plan);
@@ -349,9 +351,9 @@ static void test_many_buffers(void** state) {
 /* A deadlock found while running from the schedule names the blocked ops. */
 static void test_deadlock_from_schedule(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
-  const air_op_t* fn = find_func(p, "starve");
-  const air_op_t* get = find_op(p->module, AIR_OP_GET, NULL);
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/interp/deadlock.mlir");
+  const air_op_t* fn = test_find_func(p, "starve");
+  const air_op_t* get = test_find_op(p->module, AIR_OP_GET, NULL);
   air_schedule_t* sc = compile(f, p, "starve");
   args_t a;
   int64_t n[2] = {3, 0};
@@ -360,11 +362,11 @@ static void test_deadlock_from_schedule(void** state) {
   air_status_t st = run(f, p, fn, &a, &o);
   assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
   const char* msg = air_status_message(st);
-  expect_in(msg, "deadlock: no operation can make progress");
-  expect_in(msg, "%s:%u:%u: air.channel.get @ch[0] blocked: no put (herd @cons [0])",
+  test_expect_in(msg, "deadlock: no operation can make progress");
+  test_expect_in(msg, "%s:%u:%u: air.channel.get @ch[0] blocked: no put (herd @cons [0])",
             p->filename, get->line, get->col);
   /* The wait_all's wave never opens: the driver says what it waits for. */
-  expect_in(msg, "%s:%u:%u: func.func @starve: the schedule has 1 of 3 waves not started: "
+  test_expect_in(msg, "%s:%u:%u: func.func @starve: the schedule has 1 of 3 waves not started: "
             "queue 0 (host) wave 1 waits for queue 2 (compute) wave 0",
             p->filename, fn->line, fn->col);
   air_status_free(st);
@@ -376,9 +378,9 @@ static void test_deadlock_from_schedule(void** state) {
 /* A failing kernel fails the run with its status, located. */
 static void test_fault_from_schedule(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/fault.mlir");
-  const air_op_t* fn = find_func(p, "faulty");
-  const air_op_t* call = find_op(p->module, AIR_OP_CALL, NULL);
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/interp/fault.mlir");
+  const air_op_t* fn = test_find_func(p, "faulty");
+  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, NULL);
   air_schedule_t* sc = compile(f, p, "faulty");
   for (int round = 0; round < 3; ++round) {
     args_t a;
@@ -386,7 +388,7 @@ static void test_fault_from_schedule(void** state) {
     runopt_t o = {.schedule = sc};
     air_status_t st = run(f, p, fn, &a, &o);
     assert_int_equal(air_status_code(st), AIR_STATUS_DATA_LOSS);
-    expect_in(air_status_message(st), "%s:%u:%u: error: func.call @work failed: tile (1, 1) broke",
+    test_expect_in(air_status_message(st), "%s:%u:%u: error: func.call @work failed: tile (1, 1) broke",
               p->filename, call->line, call->col);
     air_status_free(st);
     args_free(&a);
@@ -399,16 +401,16 @@ static void test_fault_from_schedule(void** state) {
  * return touches nothing that is gone (the plan here belongs to the caller). */
 static void test_watchdog_from_schedule(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
-  const air_op_t* fn = find_func(p, "stuck");
-  const air_op_t* call = find_op(p->module, AIR_OP_CALL, NULL);
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
+  const air_op_t* fn = test_find_func(p, "stuck");
+  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, NULL);
   air_schedule_t* sc = compile(f, p, "stuck");
   air_interp_plan_t* plan = make_plan(p, sc);
   atomic_store(&g_slow_done, 0);
   runopt_t o = {.plan = plan, .watchdog_ns = 50000000};
   air_status_t st = run(f, p, fn, NULL, &o);
   assert_int_equal(air_status_code(st), AIR_STATUS_DEADLINE_EXCEEDED);
-  expect_in(air_status_message(st), "%s:%u:%u: error: func.call @slow ran longer than the watchdog",
+  test_expect_in(air_status_message(st), "%s:%u:%u: error: func.call @slow ran longer than the watchdog",
             p->filename, call->line, call->col);
   air_status_free(st);
   assert_int_equal(atomic_load(&g_slow_done), 0);
@@ -432,8 +434,8 @@ static void test_watchdog_from_schedule(void** state) {
  * for size and alignment. */
 static void test_transient_arena(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
-  const air_op_t* fn = find_func(p, "transients");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  const air_op_t* fn = test_find_func(p, "transients");
   air_schedule_t* sc = compile(f, p, "transients");
   air_interp_plan_t* plan = make_plan(p, sc);
   uint64_t size = 0;
@@ -448,7 +450,7 @@ static void test_transient_arena(void** state) {
   args_t a;
   args_make(p, fn, NULL, &a);
   runopt_t o = {.plan = plan, .transient = arena, .transient_size = size};
-  check(run(f, p, fn, &a, &o));
+  test_check(run(f, p, fn, &a, &o));
   const int32_t *in = a.buf[0], *out = a.buf[1];
   for (int i = 0; i < 256; ++i) assert_int_equal(out[i], 2 * in[i] + 1);
   uint64_t touched = 0;
@@ -460,15 +462,15 @@ static void test_transient_arena(void** state) {
   o.transient_size = size - 64;
   air_status_t st = run(f, p, fn, &a, &o);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
-  expect_in(air_status_message(st), "the transient arena is %llu bytes",
+  test_expect_in(air_status_message(st), "the transient arena is %llu bytes",
             (unsigned long long)(size - 64));
-  expect_in(air_status_message(st), "needs %llu bytes aligned to 64", (unsigned long long)size);
+  test_expect_in(air_status_message(st), "needs %llu bytes aligned to 64", (unsigned long long)size);
   air_status_free(st);
   o.transient = arena + 8;
   o.transient_size = size;
   st = run(f, p, fn, &a, &o);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
-  expect_in(air_status_message(st), "at an address aligned to 8");
+  test_expect_in(air_status_message(st), "at an address aligned to 8");
   air_status_free(st);
   free(raw);
   args_free(&a);
@@ -508,20 +510,15 @@ static void* conc_main(void* arg) {
 
 static void test_plan_shared_by_runs(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
   air_schedule_t* sc = compile(f, p, "transients");
   air_interp_plan_t* plan = make_plan(p, sc);
   enum { N = 3 };
-  pthread_t th[N];
   conc_t c[N];
-  for (int i = 0; i < N; ++i) {
-    c[i] = (conc_t){.f = f, .p = p, .fn = find_func(p, "transients"), .plan = plan};
-    assert_int_equal(pthread_create(&th[i], NULL, conc_main, &c[i]), 0);
-  }
-  for (int i = 0; i < N; ++i) {
-    pthread_join(th[i], NULL);
-    assert_true(c[i].ok);
-  }
+  for (int i = 0; i < N; ++i)
+    c[i] = (conc_t){.f = f, .p = p, .fn = test_find_func(p, "transients"), .plan = plan};
+  test_threads_run(N, conc_main, c, sizeof c[0]);
+  for (int i = 0; i < N; ++i) assert_true(c[i].ok);
   air_interp_plan_free(plan);
   air_schedule_free(sc);
   air_program_destroy(p);
@@ -531,15 +528,15 @@ static void test_plan_shared_by_runs(void** state) {
  * program cannot be bound. */
 static void test_plan_mismatch(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/edges.mlir");
-  air_program_t* q = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/edges.mlir");
+  air_program_t* q = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
   air_schedule_t* sc = compile(f, p, "ordered");
   args_t a;
-  args_make(p, find_func(p, "affinity"), NULL, &a);
+  args_make(p, test_find_func(p, "affinity"), NULL, &a);
   runopt_t o = {.schedule = sc};
-  air_status_t st = run(f, p, find_func(p, "affinity"), &a, &o);
+  air_status_t st = run(f, p, test_find_func(p, "affinity"), &a, &o);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
-  expect_in(air_status_message(st), "the schedule is for @ordered");
+  test_expect_in(air_status_message(st), "the schedule is for @ordered");
   air_status_free(st);
   args_free(&a);
   air_interp_plan_t* plan = NULL;
@@ -557,20 +554,20 @@ static void test_plan_mismatch(void** state) {
 /* Traces from the schedule path show the ops and one span per wave. */
 static void test_trace_from_schedule(void** state) {
   fx_t* f = *state;
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
-  const air_op_t* fn = find_func(p, "transients");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  const air_op_t* fn = test_find_func(p, "transients");
   air_schedule_t* sc = compile(f, p, "transients");
   air_trace_t* trace = NULL;
-  check(air_trace_create(f->ctx, &trace));
+  test_check(air_trace_create(f->x.ctx, &trace));
   args_t a;
   args_make(p, fn, NULL, &a);
   runopt_t o = {.schedule = sc, .trace = trace};
-  check(run(f, p, fn, &a, &o));
+  test_check(run(f, p, fn, &a, &o));
   char path[] = "/tmp/air_sched_trace_XXXXXX";
   int fd = mkstemp(path);
   assert_true(fd >= 0);
   close(fd);
-  check(air_trace_write_json(trace, path));
+  test_check(air_trace_write_json(trace, path));
   FILE* in = fopen(path, "rb");
   assert_non_null(in);
   static char text[1 << 20];
@@ -578,9 +575,9 @@ static void test_trace_from_schedule(void** state) {
   text[n] = 0;
   fclose(in);
   remove(path);
-  expect_in(text, "schedule: queue 0 (host)");
-  expect_in(text, "schedule: queue 1 (dma)");
-  expect_in(text, "air.dma_memcpy_nd");
+  test_expect_in(text, "schedule: queue 0 (host)");
+  test_expect_in(text, "schedule: queue 1 (dma)");
+  test_expect_in(text, "air.dma_memcpy_nd");
   args_free(&a);
   air_trace_destroy(trace);
   air_schedule_free(sc);
@@ -599,11 +596,11 @@ typedef struct hal_t {
 
 static void hal_open(fx_t* f, hal_t* h) {
   memset(h, 0, sizeof *h);
-  check(air_device_open(f->ctx, "cpu:threads=2", &h->dev));
-  check(air_buffer_allocate(h->dev, 1024, 0, &h->in));
-  check(air_buffer_allocate(h->dev, 1024, 0, &h->out));
+  test_check(air_device_open(f->x.ctx, "cpu:threads=2", &h->dev));
+  test_check(air_buffer_allocate(h->dev, 1024, 0, &h->in));
+  test_check(air_buffer_allocate(h->dev, 1024, 0, &h->out));
   int32_t* in = NULL;
-  check(air_buffer_map(h->in, 0, 1024, AIR_MAP_WRITE, (void**)&in));
+  test_check(air_buffer_map(h->in, 0, 1024, AIR_MAP_WRITE, (void**)&in));
   for (int i = 0; i < 256; ++i) in[i] = i * 3 - 100;
   air_buffer_unmap(h->in, in);
 }
@@ -616,12 +613,12 @@ static void hal_close(hal_t* h) {
 
 /* Ends `cb`, submits it with one signal, waits, releases it. */
 static air_status_t run_cb(fx_t* f, hal_t* h, air_command_buffer_t* cb) {
-  check(air_command_buffer_end(cb));
+  test_check(air_command_buffer_end(cb));
   air_semaphore_t* sem = NULL;
-  check(air_semaphore_create(f->ctx, 0, &sem));
+  test_check(air_semaphore_create(f->x.ctx, 0, &sem));
   uint64_t one = 1;
   air_timepoint_list_t sig = {1, &sem, &one};
-  check(air_device_queue_execute(h->dev, 0, NULL, cb, &sig));
+  test_check(air_device_queue_execute(h->dev, 0, NULL, cb, &sig));
   air_status_t st = air_semaphore_wait(sem, 1, 10000000000LL);
   air_semaphore_release(sem);
   air_command_buffer_release(cb);
@@ -633,9 +630,9 @@ static air_status_t run_cb(fx_t* f, hal_t* h, air_command_buffer_t* cb) {
 static air_status_t hal_dispatch(fx_t* f, hal_t* h, air_executable_t* e, uint32_t flags,
                                  air_buffer_t* transient, uint64_t offset) {
   air_command_buffer_t* cb = NULL;
-  check(air_command_buffer_create(h->dev, 0, &cb));
-  check(air_command_buffer_fill(cb, h->out, 0, 1024, "\0\0\0\0", 4));
-  check(air_command_buffer_barrier(cb));
+  test_check(air_command_buffer_create(h->dev, 0, &cb));
+  test_check(air_command_buffer_fill(cb, h->out, 0, 1024, "\0\0\0\0", 4));
+  test_check(air_command_buffer_barrier(cb));
   air_binding_t b[2] = {{h->in, 0, 0, 0}, {h->out, 0, 0, 0}};
   air_dispatch_options_t o = {.flags = flags};
   air_status_t st = transient
@@ -648,8 +645,8 @@ static air_status_t hal_dispatch(fx_t* f, hal_t* h, air_executable_t* e, uint32_
   st = run_cb(f, h, cb);
   if (st) return st;
   int32_t *in = NULL, *out = NULL;
-  check(air_buffer_map(h->in, 0, 1024, AIR_MAP_READ, (void**)&in));
-  check(air_buffer_map(h->out, 0, 1024, AIR_MAP_READ, (void**)&out));
+  test_check(air_buffer_map(h->in, 0, 1024, AIR_MAP_READ, (void**)&in));
+  test_check(air_buffer_map(h->out, 0, 1024, AIR_MAP_READ, (void**)&out));
   for (int i = 0; i < 256; ++i) assert_int_equal(out[i], 2 * in[i] + 1);
   air_buffer_unmap(h->in, in);
   air_buffer_unmap(h->out, out);
@@ -662,18 +659,18 @@ static void test_hal_schedule(void** state) {
   fx_t* f = *state;
   hal_t h;
   hal_open(f, &h);
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
   air_executable_t* e = NULL;
-  check(air_executable_create(h.dev, p, 0, &e));
+  test_check(air_executable_create(h.dev, p, 0, &e));
   assert_string_equal(air_executable_entry_name(e, 0), "transients");
   assert_null(air_executable_entry_name(e, 1));
   uint64_t need = 0;
   uint32_t align = 0;
-  check(air_executable_transient_size(e, 0, &need, &align));
+  test_check(air_executable_transient_size(e, 0, &need, &align));
   assert_int_equal(need, 2048);
   assert_int_equal(align, 64);
   air_schedule_info_t info;
-  check(air_executable_schedule_info(e, 0, &info));
+  test_check(air_executable_schedule_info(e, 0, &info));
   assert_string_equal(info.target, "cpu");
   assert_int_equal(info.commands, 13);
   assert_int_equal(info.queues, 2);
@@ -683,13 +680,13 @@ static void test_hal_schedule(void** state) {
   assert_int_equal(info.transient_bytes, 2048);
   assert_true(info.compile_ns > 0);
 
-  check(hal_dispatch(f, &h, e, 0, NULL, 0));
-  check(hal_dispatch(f, &h, e, AIR_DISPATCH_DYNAMIC, NULL, 0));
+  test_check(hal_dispatch(f, &h, e, 0, NULL, 0));
+  test_check(hal_dispatch(f, &h, e, AIR_DISPATCH_DYNAMIC, NULL, 0));
   air_buffer_t* arena = NULL;
-  check(air_buffer_allocate(h.dev, 4096, 0, &arena));
-  check(hal_dispatch(f, &h, e, 0, arena, 64));
+  test_check(air_buffer_allocate(h.dev, 4096, 0, &arena));
+  test_check(hal_dispatch(f, &h, e, 0, arena, 64));
   uint8_t* bytes = NULL;
-  check(air_buffer_map(arena, 0, 4096, AIR_MAP_READ, (void**)&bytes));
+  test_check(air_buffer_map(arena, 0, 4096, AIR_MAP_READ, (void**)&bytes));
   uint32_t used = 0;
   for (int i = 64; i < 64 + 2048; ++i) used += bytes[i] != 0;
   air_buffer_unmap(arena, bytes);
@@ -697,24 +694,24 @@ static void test_hal_schedule(void** state) {
 
   air_status_t st = hal_dispatch(f, &h, e, 0, arena, 2112);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
-  expect_in(air_status_message(st), "has 1984 bytes");
-  expect_in(air_status_message(st), "needs 2048 bytes aligned to 64");
+  test_expect_in(air_status_message(st), "has 1984 bytes");
+  test_expect_in(air_status_message(st), "needs 2048 bytes aligned to 64");
   air_status_free(st);
   st = hal_dispatch(f, &h, e, 0, arena, 32);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
-  expect_in(air_status_message(st), "aligned to 32; the entry needs 2048 bytes aligned to 64");
+  test_expect_in(air_status_message(st), "aligned to 32; the entry needs 2048 bytes aligned to 64");
   air_status_free(st);
   air_buffer_release(arena);
   air_executable_release(e);
 
   /* Without schedules: the dynamic path, no arena, no summary. */
-  check(air_executable_create(h.dev, p, AIR_EXECUTABLE_NO_SCHEDULE, &e));
-  check(air_executable_transient_size(e, 0, &need, &align));
+  test_check(air_executable_create(h.dev, p, AIR_EXECUTABLE_NO_SCHEDULE, &e));
+  test_check(air_executable_transient_size(e, 0, &need, &align));
   assert_int_equal(need, 0);
   st = air_executable_schedule_info(e, 0, &info);
   assert_int_equal(air_status_code(st), AIR_STATUS_FAILED_PRECONDITION);
   air_status_free(st);
-  check(hal_dispatch(f, &h, e, 0, NULL, 0));
+  test_check(hal_dispatch(f, &h, e, 0, NULL, 0));
   air_executable_release(e);
   st = air_executable_create(h.dev, p, 0x80, &e);
   assert_int_equal(air_status_code(st), AIR_STATUS_INVALID_ARGUMENT);
@@ -731,16 +728,16 @@ static void test_hal_schedule(void** state) {
       "  return\n"
       "}\n";
   air_parse_options_t po = {.filename = "dyn.mlir"};
-  check(air_program_parse(f->ctx, dyn, strlen(dyn), &po, &p));
-  check(air_executable_create(h.dev, p, 0, &e));
+  test_check(air_program_parse(f->x.ctx, dyn, strlen(dyn), &po, &p));
+  test_check(air_executable_create(h.dev, p, 0, &e));
   air_schedule_info_t why;
   st = air_executable_schedule_info(e, 0, &why);
   assert_int_equal(air_status_code(st), AIR_STATUS_FAILED_PRECONDITION);
-  expect_in(air_status_message(st), "dynamic path");
-  expect_in(air_status_message(st), "dyn.mlir:2:");
+  test_expect_in(air_status_message(st), "dynamic path");
+  test_expect_in(air_status_message(st), "dyn.mlir:2:");
   air_status_free(st);
   air_executable_release(e);
-  check(air_executable_create(h.dev, p, AIR_EXECUTABLE_NO_SCHEDULE, &e));
+  test_check(air_executable_create(h.dev, p, AIR_EXECUTABLE_NO_SCHEDULE, &e));
   air_executable_release(e);
   air_program_destroy(p);
   hal_close(&h);
@@ -764,37 +761,37 @@ static void test_hal_inline_dispatches(void** state) {
   air_parse_options_t po = {.filename = "bump.mlir"};
   air_program_t* p = NULL;
   air_executable_t* e = NULL;
-  check(air_program_parse(f->ctx, src, strlen(src), &po, &p));
+  test_check(air_program_parse(f->x.ctx, src, strlen(src), &po, &p));
   for (int dynamic = 0; dynamic < 2; ++dynamic) {
-    check(air_executable_create(h.dev, p, dynamic ? AIR_EXECUTABLE_NO_SCHEDULE : 0, &e));
+    test_check(air_executable_create(h.dev, p, dynamic ? AIR_EXECUTABLE_NO_SCHEDULE : 0, &e));
     air_command_buffer_t* cb = NULL;
-    check(air_command_buffer_create(h.dev, 0, &cb));
-    check(air_command_buffer_fill(cb, h.out, 0, 1024, "\0\0\0\0", 4));
-    check(air_command_buffer_barrier(cb));
+    test_check(air_command_buffer_create(h.dev, 0, &cb));
+    test_check(air_command_buffer_fill(cb, h.out, 0, 1024, "\0\0\0\0", 4));
+    test_check(air_command_buffer_barrier(cb));
     air_dispatch_options_t o = {0};
     enum { N = 200 };
     for (int i = 0; i < N; ++i) {
       air_binding_t b[3] = {{h.out, 0, 0, 0}, {NULL, 0, i, 0}, {NULL, 0, 1000 + i, 0}};
-      check(air_command_buffer_dispatch(cb, e, 0, 3, b, &o));
-      if (i % 50 == 49) check(air_command_buffer_barrier(cb));
+      test_check(air_command_buffer_dispatch(cb, e, 0, 3, b, &o));
+      if (i % 50 == 49) test_check(air_command_buffer_barrier(cb));
     }
-    check(run_cb(f, &h, cb));
+    test_check(run_cb(f, &h, cb));
     int32_t* out = NULL;
-    check(air_buffer_map(h.out, 0, 1024, AIR_MAP_READ, (void**)&out));
+    test_check(air_buffer_map(h.out, 0, 1024, AIR_MAP_READ, (void**)&out));
     for (int i = 0; i < 256; ++i) assert_int_equal(out[i], i < N ? 1000 + i : 0);
     air_buffer_unmap(h.out, out);
 
-    check(air_command_buffer_create(h.dev, 0, &cb));
+    test_check(air_command_buffer_create(h.dev, 0, &cb));
     air_binding_t bad[3] = {{h.out, 0, 0, 0}, {NULL, 0, 300, 0}, {NULL, 0, 1, 0}};
-    check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &o));
+    test_check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &o));
     air_status_t st = run_cb(f, &h, cb);
     assert_non_null(st);
-    expect_in(air_status_message(st), "bump.mlir:2:");
-    expect_in(air_status_message(st), "memref.load");
+    test_expect_in(air_status_message(st), "bump.mlir:2:");
+    test_expect_in(air_status_message(st), "memref.load");
     /* A watchdog sends the same dispatch through the pool path. */
     air_dispatch_options_t wd = {.watchdog_ns = 60000000000LL};
-    check(air_command_buffer_create(h.dev, 0, &cb));
-    check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &wd));
+    test_check(air_command_buffer_create(h.dev, 0, &cb));
+    test_check(air_command_buffer_dispatch(cb, e, 0, 3, bad, &wd));
     air_status_t pool_st = run_cb(f, &h, cb);
     assert_non_null(pool_st);
     assert_int_equal(air_status_code(st), air_status_code(pool_st));
@@ -812,26 +809,26 @@ static void test_hal_artifact(void** state) {
   fx_t* f = *state;
   hal_t h;
   hal_open(f, &h);
-  air_program_t* p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  air_program_t* p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
   air_schedule_t* sc = compile(f, p, "transients");
   air_allocator_t heap;
   air_allocator_init_system(&heap);
   void* image = NULL;
   size_t size = 0;
-  check(air_artifact_write(&heap, p, sc, &image, &size));
+  test_check(air_artifact_write(&heap, p, sc, &image, &size));
   air_schedule_free(sc);
   air_program_destroy(p); /* the executable owns what it loads */
 
   air_executable_t* e = NULL;
-  check(air_executable_create_from_artifact(h.dev, image, size, &e));
+  test_check(air_executable_create_from_artifact(h.dev, image, size, &e));
   uint64_t need = 0;
-  check(air_executable_transient_size(e, 0, &need, NULL));
+  test_check(air_executable_transient_size(e, 0, &need, NULL));
   assert_int_equal(need, 2048);
   air_schedule_info_t info;
-  check(air_executable_schedule_info(e, 0, &info));
+  test_check(air_executable_schedule_info(e, 0, &info));
   assert_int_equal(info.commands, 13);
-  check(hal_dispatch(f, &h, e, 0, NULL, 0));
-  check(hal_dispatch(f, &h, e, AIR_DISPATCH_DYNAMIC, NULL, 0));
+  test_check(hal_dispatch(f, &h, e, 0, NULL, 0));
+  test_check(hal_dispatch(f, &h, e, AIR_DISPATCH_DYNAMIC, NULL, 0));
   air_executable_release(e);
 
   char path[] = "/tmp/air_sched_exec_XXXXXX";
@@ -839,8 +836,8 @@ static void test_hal_artifact(void** state) {
   assert_true(fd >= 0);
   assert_int_equal(write(fd, image, size), (ssize_t)size);
   close(fd);
-  check(air_executable_create_from_file(h.dev, path, &e));
-  check(hal_dispatch(f, &h, e, 0, NULL, 0));
+  test_check(air_executable_create_from_file(h.dev, path, &e));
+  test_check(hal_dispatch(f, &h, e, 0, NULL, 0));
   air_executable_release(e);
   remove(path);
   air_status_t st = air_executable_create_from_file(h.dev, path, &e);
@@ -859,14 +856,14 @@ static void test_hal_artifact(void** state) {
   heap.free(heap.self, image);
 
   /* A schedule for another target does not run here. */
-  p = load_file(f->ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
+  p = test_load_file(f->x.ctx, AIR_TEST_DATA_DIR "/sched_exec/transients.mlir");
   const air_target_t* npu = NULL;
-  check(air_target_lookup(&heap, "npu1", &npu));
-  check(air_schedule_compile(&heap, p, "transients", npu, &sc));
-  check(air_artifact_write(&heap, p, sc, &image, &size));
+  test_check(air_target_lookup(&heap, "npu1", &npu));
+  test_check(air_schedule_compile(&heap, p, "transients", npu, &sc));
+  test_check(air_artifact_write(&heap, p, sc, &image, &size));
   st = air_executable_create_from_artifact(h.dev, image, size, &e);
   assert_int_equal(air_status_code(st), AIR_STATUS_FAILED_PRECONDITION);
-  expect_in(air_status_message(st), "for target \"npu1\"");
+  test_expect_in(air_status_message(st), "for target \"npu1\"");
   air_status_free(st);
   heap.free(heap.self, image);
   air_schedule_free(sc);

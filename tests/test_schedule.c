@@ -436,7 +436,7 @@ static void test_memplan(void** state) {
   assert_true(x->end <= y->start);
   assert_true(z->offset + z->size <= x->offset || x->offset + x->size <= z->offset);
   assert_int_equal(l1->size, 320);
-  assert_int_equal(l1->capacity, 65536);
+  assert_int_equal(l1->capacity, 65536 - 1024); /* less the core's stack */
   air_schedule_free(sc);
   air_program_destroy(p);
 }

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "hal/semaphore.h"
+#include "support/threads.h"
 
 static air_semaphore_t* make(uint64_t v) {
   air_semaphore_t* s = NULL;
@@ -84,15 +85,12 @@ static void test_cross_thread_signal(void** state) {
     w[i].s = s;
     w[i].value = (uint64_t)(i + 1);
     w[i].code = AIR_STATUS_UNKNOWN;
-    assert_int_equal(pthread_create(&t[i], NULL, waiter_main, &w[i]), 0);
   }
-  struct timespec d = {0, 5 * 1000 * 1000};
-  nanosleep(&d, NULL);
+  test_threads_start(t, N, waiter_main, w, sizeof w[0]);
+  test_sleep_us(5000);
   for (uint64_t v = 1; v <= N; ++v) assert_null(air_semaphore_signal(s, v));
-  for (int i = 0; i < N; ++i) {
-    pthread_join(t[i], NULL);
-    assert_int_equal(w[i].code, AIR_STATUS_OK);
-  }
+  test_threads_join(t, N);
+  for (int i = 0; i < N; ++i) assert_int_equal(w[i].code, AIR_STATUS_OK);
   air_semaphore_release(s);
 }
 
@@ -107,15 +105,15 @@ static void test_failure_reaches_every_waiter(void** state) {
     memset(&w[i], 0, sizeof w[i]);
     w[i].s = s;
     w[i].value = 10;
-    assert_int_equal(pthread_create(&t[i], NULL, waiter_main, &w[i]), 0);
   }
+  test_threads_start(t, N, waiter_main, w, sizeof w[0]);
   air_semaphore_fail(s, air_status_make(NULL, AIR_STATUS_ABORTED, __FILE__, __LINE__,
                                         "kernel k failed"));
   /* A second failure does not replace the first. */
   air_semaphore_fail(s, air_status_make(NULL, AIR_STATUS_INTERNAL, __FILE__, __LINE__,
                                         "later"));
+  test_threads_join(t, N);
   for (int i = 0; i < N; ++i) {
-    pthread_join(t[i], NULL);
     assert_int_equal(w[i].code, AIR_STATUS_ABORTED);
     assert_string_equal(w[i].message, "kernel k failed");
   }
@@ -222,12 +220,12 @@ static void test_ping_pong(void** state) {
   air_semaphore_set_spin(p.ping, 64); /* mix spinning and sleeping */
   air_semaphore_set_spin(p.pong, 64);
   pthread_t t;
-  assert_int_equal(pthread_create(&t, NULL, pong_main, &p), 0);
+  test_threads_start(&t, 1, pong_main, &p, sizeof p);
   for (int i = 1; i <= p.rounds; ++i) {
     assert_null(air_semaphore_signal(p.ping, (uint64_t)i));
     assert_null(air_semaphore_wait(p.pong, (uint64_t)i, 5LL * 1000 * 1000 * 1000));
   }
-  pthread_join(t, NULL);
+  test_threads_join(&t, 1);
   assert_int_equal(air_semaphore_query(p.pong, NULL), (uint64_t)p.rounds);
   air_semaphore_release(p.ping);
   air_semaphore_release(p.pong);

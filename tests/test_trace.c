@@ -17,6 +17,7 @@
 #include "air/context.h"
 #include "air/trace.h"
 #include "hal/trace_impl.h"
+#include "support/threads.h"
 
 /* ---- a minimal strict JSON reader -------------------------------------- */
 
@@ -343,9 +344,7 @@ static void test_two_threads(void** state) {
   air_trace_t* t = NULL;
   assert_null(air_trace_create(*state, &t));
   recorder_t r[2] = {{t, 0}, {t, 1}};
-  pthread_t th[2];
-  for (int i = 0; i < 2; ++i) assert_int_equal(pthread_create(&th[i], NULL, recorder_main, &r[i]), 0);
-  for (int i = 0; i < 2; ++i) pthread_join(th[i], NULL);
+  test_threads_run(2, recorder_main, r, sizeof r[0]);
   assert_int_equal(air_trace_event_count(t), 2 * PER_THREAD);
 
   char path[256];

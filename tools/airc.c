@@ -32,6 +32,8 @@ int airc_cmd_pack(int argc, char** argv);
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
+/* tools/airc_targets.c: the devices that can be targets, with their facts. */
+int airc_cmd_targets(int argc, char** argv);
 /* tools/airc_npu.c: an mlir-aie module's NPU instruction stream, and its listing. */
 int airc_cmd_npu_insts(int argc, char** argv);
 
@@ -49,6 +51,8 @@ static const airc_command_t k_commands[] = {
      "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
      "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
+    {"targets", airc_cmd_targets, "[--json]",
+     "list the devices that can be targets (geometry, memory, DMA, BDs, locks)"},
     {"npu-insts", airc_cmd_npu_insts,
      "FILE.mlir [--format bin|hex] [-o OUT] [--no-fold-ddr-offset] | --decode FILE",
      "lower an mlir-aie module's runtime sequence to NPU instructions, or list a stream"},
@@ -123,8 +127,8 @@ static int parse_input_args(const airc_command_t* cmd, int argc, char** argv,
       if (is_verify)
         fprintf(stdout,
                 "  --split-input-file  check each `// -----` separated part on its own\n"
-                "  --target T          also check what target T (cpu, npu1, npu2, mi300x)\n"
-                "                      needs, and that the program fits it (tiles, L1 and\n"
+                "  --target T          also check what target T needs (`airc targets` lists\n"
+                "                      them), and that the program fits it (tiles, L1 and\n"
                 "                      L2 bytes, DMA channels; as compile and report do);\n"
                 "                      without it only target-independent rules\n");
       else

@@ -5,7 +5,8 @@ add_executable(airc
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_compile.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_npu.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
-  ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c)
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_targets.c)
 target_include_directories(airc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive: an installed airc then runs without LD_LIBRARY_PATH or rpath.
 target_link_libraries(airc PRIVATE air_tool_util airrt_internal)

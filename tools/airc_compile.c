@@ -22,7 +22,7 @@
 static void usage(FILE* f) {
   fprintf(f,
           "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC] [--no-code]\n"
-          "  Verifies the program for target T (cpu, npu1, npu2, mi300x), compiles the\n"
+          "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
           "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n"
           "  For cpu it also stores the program's loops compiled to x86-64 (x86-64-v3)\n"

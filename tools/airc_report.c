@@ -43,7 +43,7 @@ static void usage(FILE* f) {
           "        memplan-svg  the memory plan as an SVG picture\n"
           "        schedule   the queues, waves, commands and kept waits\n"
           "        dot        the host token graph as Graphviz\n"
-          "  Targets: npu1, npu2, mi300x, cpu. Exit 1 when the program does not fit.\n");
+          "  Targets: see `airc targets`. Exit 1 when the program does not fit.\n");
 }
 
 /* Analysis, check and placement; the table goes to `out` even when a check fails

@@ -73,8 +73,10 @@ AIR_API air_status_t air_program_print_to_string(const air_program_t* program, u
 AIR_API void air_program_free_string(const air_program_t* program, char* text);
 
 /* Checks every rule of the AIR spec that one program can break. `target` is NULL
- * for the checks that hold on every target, or a target name ("cpu", "npu1",
- * "npu2", "mi300x"). The status lists every violation, one
+ * for the checks that hold on every target, or a target name: "cpu", an AIE device
+ * as mlir-air names it ("xcvc1902", "xcve2302", "xcve2802", "npu1", "npu1_1col" ...
+ * "npu1_3col", "npu2", "npu2_1col" ... "npu2_7col"), or a GPU ("mi300x"); an
+ * unknown name is INVALID_ARGUMENT listing them. The status lists every violation, one
  * `file:line:col: error: [rule] message` line each. `flags` is reserved and must
  * be 0. */
 AIR_API air_status_t air_program_verify(const air_program_t* program, const char* target,

@@ -3,7 +3,7 @@
  * (cg_emit.c: units, loops, branches, memory; cg_scalar.c: arith, casts, affine
  * expressions, the rounding of narrow floats).
  *
- * Values keep the interpreter's semantics exactly (hal/cpu/compute.c): integers
+ * Values keep the interpreter's semantics exactly (hal/cpu/interp/scalar.c, codec.h): integers
  * wrap at their width and divide in 64 bits with the same error checks, f16, bf16
  * and f32 arithmetic runs in float and rounds to the type (round to nearest even),
  * f64 in double, and every conversion goes through double where the interpreter's

@@ -1,5 +1,5 @@
 /* cg_scalar.c - arith, casts and affine expressions as LLVM IR, bit for bit what
- * the interpreter computes (hal/cpu/compute.c; cg_internal.h says how values are
+ * the interpreter computes (hal/cpu/interp/scalar.c; cg_internal.h says how values are
  * held). */
 #include <string.h>
 #include <time.h>
@@ -29,7 +29,7 @@ static uint32_t bits_of(uint32_t e) {
 /* Narrow floats                                                             */
 /*---------------------------------------------------------------------------*/
 
-/* f32 -> bf16 bits, as compute.c's f32_to_bf16: NaN keeps its top bits and is made
+/* f32 -> bf16 bits, as codec.c's f32_to_bf16: NaN keeps its top bits and is made
  * quiet, everything else rounds to nearest even. */
 static LLVMValueRef f32_to_bf16_bits(cg_fn_t* f, LLVMValueRef x) {
   LLVMBuilderRef b = f->b;
@@ -77,7 +77,7 @@ static LLVMValueRef to_i64(cg_fn_t* f, uint32_t elem, LLVMValueRef x) {
   return elem == AIR_ELEM_I1 ? LLVMBuildZExt(f->b, x, f->m->i64, "")
                              : LLVMBuildSExt(f->b, x, f->m->i64, "");
 }
-/* ... zero-extended instead (compute.c's mask_u). */
+/* ... zero-extended instead (codec.h's ix_mask_u). */
 static LLVMValueRef to_u64(cg_fn_t* f, uint32_t elem, LLVMValueRef x) {
   if (elem == AIR_ELEM_I64 || elem == AIR_ELEM_INDEX) return x;
   return LLVMBuildZExt(f->b, x, f->m->i64, "");
@@ -257,7 +257,7 @@ static LLVMValueRef int_binary(cg_fn_t* f, const air_op_t* op, uint32_t el, LLVM
     case AIR_OP_MINUI: return LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntULT, a, b, ""), a, b, "");
     default: break;
   }
-  /* Division and shifts on the int64 normal forms, as compute.c does. */
+  /* Division and shifts on the int64 normal forms, as scalar.c does. */
   LLVMValueRef sa = to_i64(f, el, a), sb = to_i64(f, el, b);
   LLVMValueRef ua = to_u64(f, el, a), ub = to_u64(f, el, b);
   LLVMValueRef x;
@@ -443,7 +443,7 @@ void cg_emit_scalar(cg_fn_t* f, const air_op_t* op) {
       LLVMValueRef a = cg_val(f, op->operands[0]), b = cg_val(f, op->operands[1]);
       uint32_t pred = op->iaux[0];
       if (op->kind == AIR_OP_CMPF) {
-        if (pred >= AIR_CMPF_COUNT_) pred = AIR_CMPF_TRUE; /* compute.c: true */
+        if (pred >= AIR_CMPF_COUNT_) pred = AIR_CMPF_TRUE; /* scalar.c: true */
         x = LLVMBuildFCmp(B, k_fpred[pred], a, b, "");
       } else if (pred < AIR_CMPI_COUNT_) {
         x = LLVMBuildICmp(B, k_ipred[pred], a, b, "");

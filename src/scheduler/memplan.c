@@ -226,21 +226,20 @@ static uint32_t freed_by(const mp_t* m, const mbuf_t* b) {
   return d;
 }
 
-/* L1: one tile's. L2 on an NPU: the mem tiles of the columns the segment spans
- * (its x_size; without one it may span the device, which the resource check
- * already bounds for co-resident segments). Elsewhere one L2 unit. */
+/* L1: one tile's, less the core's stack. L2 on an NPU: the mem tiles of the
+ * columns the segment spans (its x_size; without one it may span the device,
+ * which the resource check already bounds for co-resident segments); on an array
+ * without mem tiles L2 is host memory reached through the shim DMAs (mlir-air's
+ * airrt.alloc path), with no limit. Elsewhere one L2 unit. */
 static uint64_t capacity_of(const mp_t* m, const scope_t* s) {
   const air_target_t* t = m->t;
-  if (s->space == AIR_MEMPLAN_L1) return t->l1_bytes;
+  if (s->space == AIR_MEMPLAN_L1) return air_target_l1_usable(t);
   if (s->space != AIR_MEMPLAN_L2) return 0;
-  uint64_t units = 1;
-  if (t->kind == AIR_TARGET_NPU && s->owner) {
-    int64_t xs = air_res_attr_int(s->owner, "x_size");
-    units = xs > 0 ? (uint64_t)xs : t->l2_units;
-    if (units > t->l2_units) units = t->l2_units;
-    if (units == 0) units = 1;
-  }
-  return t->l2_bytes * units;
+  if (t->kind != AIR_TARGET_NPU || !s->owner) return t->l2_bytes;
+  if (!air_target_l2_on_array(t)) return 0;
+  int64_t xs = air_res_attr_int(s->owner, "x_size");
+  uint32_t tiles = air_target_memtiles_in(t, 0, xs > 0 ? (uint32_t)xs : 0);
+  return t->l2_bytes * (tiles ? tiles : 1);
 }
 
 /* Packs one scope's buffers (lifetimes already in lower/upper) into a new arena. */

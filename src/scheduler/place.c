@@ -1,12 +1,15 @@
 /* place.c - first-fit placement on the target grid (see place.h).
  *
- * Per launch: explicitly placed instances first (their rectangles are fixed),
- * then the rest first-fit scanning columns left to right, then segments with an
- * affinity partner reuse that partner's partitions. An occupancy map of owners
- * lets overlap errors name both ops. Herds are placed first-fit inside each
- * instance's rectangle (herds of a segment disjoint unless they share an
- * affinity token: a safe bound that ignores token ordering, like the tile count
- * of the analysis). */
+ * Per launch: explicitly placed instances first (their rectangles are fixed: a
+ * segment's x_loc/y_loc, or the box of its herds when every herd is pinned, as
+ * mlir-air's herds carry physical x_loc/y_loc), then the rest first-fit scanning
+ * columns left to right, then segments with an affinity partner reuse that
+ * partner's partitions. An occupancy map of owners lets overlap errors name both
+ * ops. Herds are placed first-fit inside each instance's rectangle (herds of a
+ * segment disjoint unless they share an affinity token: a safe bound that ignores
+ * token ordering, like the tile count of the analysis). Last, each instance's L3
+ * traffic gets shim DMA channels in the columns nearest it that have a shim DMA
+ * (other shim tiles have none), and the launch's own transfers what is left. */
 #include "scheduler/place.h"
 
 #include <stdarg.h>
@@ -23,7 +26,16 @@ typedef struct pl_t {
   air_placement_t* out;
   int32_t* owner; /* cols*rows: index into out->items of the segment there, -1 free */
   uint32_t next_partition;
+  uint64_t* shim_left; /* cols x 2: free shim DMA channels per column (in, out) */
 } pl_t;
+
+/* What device row `row` is on an AIE array, for messages. */
+static const char* row_kind(const air_target_t* t, int64_t row) {
+  if (row == 0) return "the shim row";
+  if (row > 0 && row < (int64_t)t->first_row) return "a mem-tile row";
+  if (row >= (int64_t)t->first_row && row < (int64_t)(t->first_row + t->rows)) return "a core row";
+  return "outside the array";
+}
 
 
 static air_status_t push(pl_t* pl, const air_place_t* item) {
@@ -46,29 +58,6 @@ static int32_t first_owner(const pl_t* pl, uint32_t x, uint32_t y, uint32_t w, u
 static void occupy(pl_t* pl, uint32_t x, uint32_t y, uint32_t w, uint32_t h, int32_t who) {
   for (uint32_t i = x; i < x + w; ++i)
     for (uint32_t j = y; j < y + h; ++j) pl->owner[j * pl->t->cols + i] = who;
-}
-
-/* One instance's block: explicit sizes, else the widest/tallest herd when that
- * covers the instance's tiles, else whole rows of columns. */
-static void block_size(const pl_t* pl, const air_segment_res_t* s, uint32_t* w, uint32_t* h) {
-  int64_t xs = air_res_attr_int(s->op, "x_size"), ys = air_res_attr_int(s->op, "y_size");
-  if (pl->t->kind == AIR_TARGET_NPU && xs > 0 && ys > 0) {
-    *w = (uint32_t)xs;
-    *h = (uint32_t)ys;
-    return;
-  }
-  uint64_t tiles = s->per_instance.tiles ? s->per_instance.tiles : 1;
-  if (pl->t->kind == AIR_TARGET_NPU && s->herd_w * s->herd_h >= tiles &&
-      s->herd_w <= pl->t->cols && s->herd_h <= pl->t->rows) {
-    *w = (uint32_t)s->herd_w;
-    *h = (uint32_t)s->herd_h;
-    return;
-  }
-  uint64_t rows = pl->t->rows ? pl->t->rows : 1;
-  uint64_t hh = tiles < rows ? tiles : rows;
-  uint64_t ww = (tiles + hh - 1) / hh;
-  *w = ww > UINT32_MAX ? UINT32_MAX : (uint32_t)ww;
-  *h = (uint32_t)hh;
 }
 
 static air_status_t fail(const pl_t* pl, const air_op_t* op, const char* fmt, ...)
@@ -97,6 +86,54 @@ static bool linked(const air_op_t* a, const air_op_t* b, int which) {
   return false;
 }
 
+/* Instance 0's fixed origin and block, in device coordinates: the segment's
+ * x_loc/y_loc, else the bounding box of its herds when every one of them has
+ * x_loc/y_loc (physical tile coordinates in mlir-air). A pinned herd off the core
+ * rows or columns is an error naming it. */
+static air_status_t pinned_origin(const pl_t* pl, const air_segment_res_t* s, bool* pinned,
+                                  int64_t* xl, int64_t* yl, uint32_t* w, uint32_t* h) {
+  const air_target_t* t = pl->t;
+  *pinned = false;
+  if (t->kind != AIR_TARGET_NPU) return AIR_STATUS_OK_VALUE;
+  *xl = air_res_attr_int(s->op, "x_loc");
+  *yl = air_res_attr_int(s->op, "y_loc");
+  if (*xl >= 0 && *yl >= 0) {
+    *pinned = true;
+    return AIR_STATUS_OK_VALUE;
+  }
+  int64_t x0 = INT64_MAX, y0 = INT64_MAX, x1 = -1, y1 = -1;
+  uint32_t herds = 0;
+  char lb[96];
+  for (uint32_t i = 0; i < pl->r->n_herds; ++i) {
+    const air_herd_res_t* hr = &pl->r->herds[i];
+    if (hr->segment != s->op) continue;
+    int64_t hx = air_res_attr_int(hr->op, "x_loc"), hy = air_res_attr_int(hr->op, "y_loc");
+    if (hx < 0 || hy < 0) return AIR_STATUS_OK_VALUE;
+    int64_t ex = hx + (int64_t)hr->nx - 1, ey = hy + (int64_t)hr->ny - 1;
+    if (hy < (int64_t)t->first_row || ey >= (int64_t)(t->first_row + t->rows) ||
+        ex >= (int64_t)t->cols)
+      return fail(pl, hr->op, "%s at x_loc=%lld y_loc=%lld (%llux%llu) leaves %s's cores: row "
+                  "%lld is %s and the cores are columns 0..%u, rows %u..%u",
+                  air_res_label(hr->op, lb, sizeof lb), (long long)hx, (long long)hy,
+                  (unsigned long long)hr->nx, (unsigned long long)hr->ny, t->name,
+                  (long long)(hy < (int64_t)t->first_row ? hy : ey),
+                  row_kind(t, hy < (int64_t)t->first_row ? hy : ey), t->cols - 1, t->first_row,
+                  t->first_row + t->rows - 1);
+    x0 = hx < x0 ? hx : x0;
+    y0 = hy < y0 ? hy : y0;
+    x1 = ex > x1 ? ex : x1;
+    y1 = ey > y1 ? ey : y1;
+    ++herds;
+  }
+  if (!herds) return AIR_STATUS_OK_VALUE;
+  *pinned = true;
+  *xl = x0;
+  *yl = y0;
+  *w = (uint32_t)(x1 - x0 + 1);
+  *h = (uint32_t)(y1 - y0 + 1);
+  return AIR_STATUS_OK_VALUE;
+}
+
 static air_status_t place_instance(pl_t* pl, const air_segment_res_t* s, uint64_t inst) {
   const air_target_t* t = pl->t;
   char lb[96], lb2[96];
@@ -107,17 +144,20 @@ static air_status_t place_instance(pl_t* pl, const air_segment_res_t* s, uint64_
     it.x = it.partition;
     return push(pl, &it);
   }
-  block_size(pl, s, &it.w, &it.h);
-  int64_t xl = air_res_attr_int(s->op, "x_loc"), yl = air_res_attr_int(s->op, "y_loc");
-  if (inst == 0 && xl >= 0 && yl >= 0 && t->kind == AIR_TARGET_NPU) {
+  air_res_block_size(t, s, &it.w, &it.h);
+  bool pinned = false;
+  int64_t xl = -1, yl = -1;
+  if (inst == 0) AIR_RETURN_IF_ERROR(pinned_origin(pl, s, &pinned, &xl, &yl, &it.w, &it.h));
+  if (pinned) {
     /* x_loc/y_loc fix instance 0's origin; other instances are placed freely
      * (the spec gives each iteration point its own origin). */
     int64_t gy = yl - (int64_t)t->first_row;
     if (gy < 0 || (uint64_t)xl + it.w > t->cols || (uint64_t)gy + it.h > t->rows)
       return fail(pl, s->op,
                   "%s: x_loc=%lld y_loc=%lld with %ux%u tiles lies outside %s's %u columns x "
-                  "compute rows %u..%u", lb, (long long)xl, (long long)yl, it.w, it.h, t->name,
-                  t->cols, t->first_row, t->first_row + t->rows - 1);
+                  "compute rows %u..%u%s%s", lb, (long long)xl, (long long)yl, it.w, it.h,
+                  t->name, t->cols, t->first_row, t->first_row + t->rows - 1,
+                  gy < 0 ? ": row y_loc is " : "", gy < 0 ? row_kind(t, yl) : "");
     int32_t other = first_owner(pl, (uint32_t)xl, (uint32_t)gy, it.w, it.h);
     if (other >= 0)
       return fail(pl, s->op, "%s at x_loc=%lld y_loc=%lld overlaps %s, placed at column %u row %u;"
@@ -165,7 +205,7 @@ static air_status_t place_affine(pl_t* pl, const air_segment_res_t* s, const air
     while (pl->out->items[k].op != partner || pl->out->items[k].instance != inst % count) ++k;
     air_place_t it = pl->out->items[k];
     uint32_t w = 1, h = 1;
-    if (pl->t->kind != AIR_TARGET_CPU) block_size(pl, s, &w, &h);
+    if (pl->t->kind != AIR_TARGET_CPU) air_res_block_size(pl->t, s, &w, &h);
     if (w > it.w || h > it.h)
       return fail(pl, s->op, "%s has affinity with %s but needs %ux%u tiles; the shared "
                   "partition is %ux%u", lb, lb2, w, h, it.w, it.h);
@@ -194,17 +234,17 @@ static air_status_t place_herds(pl_t* pl, uint32_t seg_item) {
     it.w = one ? 1 : (uint32_t)h->nx;
     it.h = one ? 1 : (uint32_t)h->ny;
     int64_t hx = air_res_attr_int(h->op, "x_loc"), hy = air_res_attr_int(h->op, "y_loc");
-    int64_t sx = air_res_attr_int(seg.op, "x_loc"), sy = air_res_attr_int(seg.op, "y_loc");
     const air_place_t* partner = NULL; /* affinity: same tiles, in turn */
     for (uint32_t k = first; k < pl->out->n_items && !partner; ++k)
       if (linked(h->op, pl->out->items[k].op, AIR_TOK_AFF)) partner = &pl->out->items[k];
     if (partner) {
       it.x = partner->x;
       it.y = partner->y;
-    } else if (seg.is_explicit && hx >= 0 && hy >= 0 && sx >= 0 && sy >= 0 && hx >= sx &&
-               hy >= sy) {
-      it.x = seg.x + (uint32_t)(hx - sx);
-      it.y = seg.y + (uint32_t)(hy - sy);
+    } else if (seg.is_explicit && hx >= (int64_t)seg.x && hy >= (int64_t)seg.y &&
+               pl->t->kind == AIR_TARGET_NPU) {
+      /* x_loc/y_loc are physical: the explicit instance 0 holds the herd there. */
+      it.x = (uint32_t)hx;
+      it.y = (uint32_t)hy;
       it.is_explicit = true;
     } else if (pl->t->kind != AIR_TARGET_CPU) {
       /* First fit inside the instance, clear of the herds placed before. */
@@ -237,6 +277,59 @@ static air_status_t place_herds(pl_t* pl, uint32_t seg_item) {
   return AIR_STATUS_OK_VALUE;
 }
 
+static const air_segment_res_t* record_of(const pl_t* pl, const air_op_t* op) {
+  for (uint32_t i = 0; i < pl->r->n_segments; ++i)
+    if (pl->r->segments[i].op == op) return &pl->r->segments[i];
+  return NULL;
+}
+
+/* Takes `want` channels of direction `dir` from the shim DMA columns nearest
+ * column `mid` (ties to the left); returns the columns used. What the check
+ * passed always fits; an unchecked program takes what is left. */
+static uint64_t take_shim(pl_t* pl, uint32_t mid, uint32_t dir, uint64_t want) {
+  const air_target_t* t = pl->t;
+  uint64_t used = 0;
+  for (uint32_t d = 0; want && d < 2 * t->cols; ++d) {
+    for (int side = 0; side < 2 && want; ++side) {
+      int64_t c = side ? (int64_t)mid + d : (int64_t)mid - d;
+      if ((side && d == 0) || c < 0 || c >= (int64_t)t->cols ||
+          !air_target_shim_has_dma(t, (uint32_t)c))
+        continue;
+      uint64_t* left = &pl->shim_left[2 * (uint32_t)c + dir];
+      uint64_t n = *left < want ? *left : want;
+      if (!n) continue;
+      *left -= n;
+      want -= n;
+      used |= 1ull << c;
+    }
+  }
+  return used;
+}
+
+/* Shim DMA channels for the segment instances placed in [begin, end): nearest
+ * columns first; affinity partners (same partition, in turn) share theirs. */
+static void place_shim(pl_t* pl, uint32_t begin, uint32_t end) {
+  const air_target_t* t = pl->t;
+  if (t->kind != AIR_TARGET_NPU || !pl->shim_left) return;
+  for (uint32_t c = 0; c < t->cols; ++c) {
+    bool dma = air_target_shim_has_dma(t, c);
+    pl->shim_left[2 * c + AIR_DMA_IN] = dma ? t->shim_dma_in : 0;
+    pl->shim_left[2 * c + AIR_DMA_OUT] = dma ? t->shim_dma_out : 0;
+  }
+  for (uint32_t i = begin; i < end; ++i) {
+    air_place_t* it = &pl->out->items[i];
+    const air_segment_res_t* s = record_of(pl, it->op);
+    uint32_t k = begin;
+    while (k < i && pl->out->items[k].partition != it->partition) ++k;
+    if (k < i) {
+      it->shim_cols = pl->out->items[k].shim_cols;
+      continue;
+    }
+    for (uint32_t dir = 0; s && dir < 2; ++dir)
+      it->shim_cols |= take_shim(pl, it->x + it->w / 2, dir, s->per_instance.ch[AIR_DMA_SHIM][dir]);
+  }
+}
+
 /* The first earlier top-level segment of the launch in s's affinity group, whose
  * partitions s reuses (the group's first member is placed normally). */
 static const air_op_t* affinity_partner(const pl_t* pl, uint32_t index) {
@@ -261,7 +354,10 @@ static air_status_t place_launch(pl_t* pl, const air_op_t* launch) {
       const air_segment_res_t* s = &r->segments[i];
       if (s->launch != launch || s->parent) continue;
       const air_op_t* partner = affinity_partner(pl, i);
-      bool expl = air_res_attr_int(s->op, "x_loc") >= 0 && air_res_attr_int(s->op, "y_loc") >= 0;
+      bool expl = false;
+      int64_t xl, yl;
+      uint32_t w, h;
+      AIR_RETURN_IF_ERROR(pinned_origin(pl, s, &expl, &xl, &yl, &w, &h));
       if (pass == 2 && partner) {
         AIR_RETURN_IF_ERROR(place_affine(pl, s, partner));
       } else if (!partner && pass < 2) {
@@ -285,6 +381,7 @@ static air_status_t place_launch(pl_t* pl, const air_op_t* launch) {
                     air_res_label(a->op, lb, sizeof lb), air_res_label(b->op, lb2, sizeof lb2));
     }
   uint32_t end = pl->out->n_items;
+  place_shim(pl, begin, end);
   for (uint32_t i = begin; i < end; ++i) AIR_RETURN_IF_ERROR(place_herds(pl, i));
   return AIR_STATUS_OK_VALUE;
 }
@@ -294,12 +391,13 @@ air_status_t air_place(const air_program_t* p, const air_resources_t* r, air_pla
   out->allocator = r->allocator;
   pl_t pl = {.p = p, .r = r, .t = r->target, .out = out};
   size_t cells = (size_t)pl.t->cols * pl.t->rows;
-  pl.owner = out->allocator.alloc(out->allocator.self, (cells ? cells : 1) * sizeof *pl.owner);
-  if (!pl.owner)
-    return AIR_STATUS(&out->allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory placing");
+  pl.owner = air_mem_alloc(&out->allocator, cells * sizeof *pl.owner);
+  pl.shim_left = air_mem_calloc(&out->allocator, 2 * (size_t)pl.t->cols, sizeof *pl.shim_left);
   air_status_t s = AIR_STATUS_OK_VALUE;
+  if (!pl.owner || !pl.shim_left) s = AIR_STATUS_OOM(&out->allocator, "placing");
   for (uint32_t i = 0; !s && i < r->n_launches; ++i) s = place_launch(&pl, r->launches[i].op);
-  out->allocator.free(out->allocator.self, pl.owner);
+  air_mem_free(&out->allocator, pl.owner);
+  air_mem_free(&out->allocator, pl.shim_left);
   if (s) air_placement_free(out);
   return s;
 }

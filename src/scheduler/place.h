@@ -21,6 +21,9 @@ typedef struct air_place_t {
    * first_row), GPU XCD and CU, CPU worker group and 0. */
   uint32_t x, y, w, h;
   bool is_explicit;        /* from x_loc/y_loc */
+  /* NPU segments: bit c = this instance's L3 transfers use the shim DMA of
+   * column c (only columns whose shim tile has a DMA). */
+  uint64_t shim_cols;
 } air_place_t;
 
 typedef struct air_placement_t {
@@ -30,7 +33,8 @@ typedef struct air_placement_t {
 } air_placement_t;
 
 /* Places every top-level segment of every launch (nested segments live inside
- * their parent's partition and are not placed separately). FAILED_PRECONDITION
+ * their parent's partition and are not placed separately), its herds, and its
+ * shim DMA channels. FAILED_PRECONDITION
  * `file:line:col: error: [place] ...` naming the ops when placement is impossible:
  * explicit rectangles outside the grid or overlapping, no free partition left,
  * an affinity partner too small, affinity and concurrency with the same op. */

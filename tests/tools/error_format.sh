@@ -107,6 +107,37 @@ expect 1 "$airc" pack bad.csv
 expect 1 "$airc" pack "$va"
 expect 1 "$airc" pack bad.csv -o /nonexistent/o.csv
 
+# ---- airc npu-insts ----
+expect 2 "$airc" npu-insts
+expect 2 "$airc" npu-insts "$va" --format x
+expect 2 "$airc" npu-insts --decode binary.bin --sequence s
+expect 1 "$airc" npu-insts "$va" -o x.bin
+expect 1 "$airc" npu-insts /nonexistent/none.mlir
+expect 1 "$airc" npu-insts --decode binary.bin
+expect 1 "$airc" npu-insts --decode adir
+
+# ---- every airc subcommand, including ones added after this table was written:
+# an unknown option is bad usage (2); a missing file or a directory, where the
+# command gets as far as reading it, is bad input (1); help works.
+mapfile -t subcommands < <("$airc" --help | awk '/^commands:/ { on = 1; next } on && !NF { exit } on { print $1 }')
+[ ${#subcommands[@]} -ge 5 ] || { echo "FAIL: airc --help lists ${#subcommands[@]} commands"; fails=$((fails + 1)); }
+for sub in "${subcommands[@]}"; do
+  expect 2 "$airc" "$sub" --no-such-option
+  "$airc" help "$sub" >out 2>err || { echo "FAIL: airc help $sub exits $?"; fails=$((fails + 1)); }
+  grep -q "^usage: airc $sub" out || { echo "FAIL: airc help $sub: no usage line"; fails=$((fails + 1)); }
+  for f in /nonexistent/none.mlir adir; do
+    count=$((count + 1))
+    timeout 60 "$airc" "$sub" "$f" >out 2>err </dev/null
+    rc=$?
+    problems=$(diag_check err "$rc")
+    if [ "$rc" -ne 1 ] && [ "$rc" -ne 2 ] || [ -n "$problems" ]; then
+      fails=$((fails + 1))
+      echo "FAIL: exit $rc (expected 1 or 2): airc $sub $f"
+      [ -n "$problems" ] && echo "$problems" | sed 's/^/    /'
+    fi
+  done
+done
+
 # ---- air-run: usage (2) ----
 expect 2 "$air_run"
 expect 2 "$air_run" "$va" "$va"
@@ -157,6 +188,13 @@ expect 2 "$air_bench" dag-overhead --case nosuch
 expect 2 "$air_bench" dag-overhead --bogus
 expect 2 "$air_bench" arena-pack --bogus
 expect 2 "$air_bench" matmul --threads 100
+
+# Every benchmark, including ones added later: an unknown option is bad usage.
+mapfile -t benches < <("$air_bench" list | awk '{ print $1 }')
+[ ${#benches[@]} -ge 6 ] || { echo "FAIL: air-bench list has ${#benches[@]} entries"; fails=$((fails + 1)); }
+for b in "${benches[@]}"; do
+  expect 2 "$air_bench" "$b" --no-such-option
+done
 
 echo "$count cases, $fails failed"
 [ "$fails" -eq 0 ]

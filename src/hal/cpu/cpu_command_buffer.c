@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "runtime/base/status_util.h"
 
 static air_cpu_command_buffer_t* cpu_cb(air_command_buffer_t* cb) {

@@ -8,7 +8,7 @@
 
 #include <pthread.h>
 
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/driver.h"
 

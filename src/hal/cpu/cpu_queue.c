@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
-#include "hal/cpu/interp.h"
+#include "hal/cpu/interp/interp.h"
 #include "hal/semaphore.h"
 #include "runtime/base/status_util.h"
 

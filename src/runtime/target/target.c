@@ -1,8 +1,9 @@
-/* target.c - the target table. Numbers are the public device geometry: AIE-ML
- * npu1 (Phoenix: 4 columns x 4 compute rows, 64 KiB data memory per tile, one
- * 512 KiB mem tile per column, 2 S2MM + 2 MM2S channels per compute tile), npu2
- * (Strix: 8 columns), MI300X (8 XCDs x 38 CUs, 64 KiB LDS, 4 MiB L2 per XCD,
- * herds capped at 32 PEs), and the CPU backend (no hard limits). */
+/* target.c - the target table. The AIE rows restate ../shared/design/DEVICES.md
+ * (mlir-aie's target models, as mlir-air compiles for them): geometry, which shim
+ * columns have a DMA, per-tile memory, DMA channels, BDs and locks per
+ * generation. Column variants (npu1_2col, ...) are the same model narrowed to N
+ * columns 0..N-1. MI300X: 8 XCDs x 38 CUs, 64 KiB LDS, 4 MiB L2 per XCD, herds
+ * capped at 32 PEs. The CPU backend has no hard limits. */
 #include "runtime/target/target.h"
 
 #include <string.h>
@@ -10,12 +11,61 @@
 #include "runtime/base/status_util.h"
 
 #define KIB 1024ull
+#define COL(c) (1ull << (c))
+#define ALL_COLS(n) ((n) >= 64 ? ~0ull : (1ull << (n)) - 1)
+
+/* Per-generation tile facts (DEVICES.md section 3). AIE1 has no mem tiles, so
+ * its mem-tile fields stay zero. */
+#define AIE1_TILES                                                                    \
+  .arch = AIR_ARCH_AIE1, .l1_bytes = 32 * KIB, .dma_in = 2, .dma_out = 2,             \
+  .shim_dma_in = 2, .shim_dma_out = 2, .core_bds = 16, .core_locks = 16,              \
+  .shim_bds = 16, .shim_locks = 16, .lock_max = 1, .bd_dims = 1, .l1_stack = 1024,    \
+  .program_bytes = 16 * KIB
+#define AIE2_TILES(a)                                                                 \
+  .arch = (a), .l1_bytes = 64 * KIB, .dma_in = 2, .dma_out = 2, .l2_bytes = 512 * KIB,\
+  .l2_dma_in = 6, .l2_dma_out = 6, .l2_bds = 48, .l2_locks = 64, .shim_dma_in = 2,    \
+  .shim_dma_out = 2, .core_bds = 16, .core_locks = 16, .shim_bds = 16,                \
+  .shim_locks = 16, .lock_max = 63, .bd_dims = 4, .l1_stack = 1024,                   \
+  .program_bytes = 16 * KIB
+
+/* An AIE array: `cols` columns, core rows first..first+rows-1, `mt` mem-tile rows. */
+#define AIE_GRID(c, r, first, mt)                                                     \
+  .kind = AIR_TARGET_NPU, .cols = (c), .rows = (r), .first_row = (first),             \
+  .memtile_rows = (mt), .l2_units = (c) * (mt)
+
+/* Ryzen AI NPUs: 4 core rows from row 2, one mem-tile row, a DMA in every shim. */
+#define NPU(nm, al, a, c, fl)                                                         \
+  {.name = (nm), .alias = (al), AIE_GRID(c, 4, 2, 1), AIE2_TILES(a),                  \
+   .shim_dma_cols = ALL_COLS(c), .flags = AIR_TARGET_F_NPU | (fl)}
+#define V AIR_TARGET_F_VIRTUALIZED
 
 static const air_target_t k_targets[] = {
-    {"npu1", AIR_TARGET_NPU, 4, 4, 2, 64 * KIB, 4, 512 * KIB, 2, 2, 0, false},
-    {"npu2", AIR_TARGET_NPU, 8, 4, 2, 64 * KIB, 8, 512 * KIB, 2, 2, 0, false},
-    {"mi300x", AIR_TARGET_GPU, 8, 38, 0, 64 * KIB, 8, 4096 * KIB, 0, 0, 32, true},
-    {"cpu", AIR_TARGET_CPU, 0, 0, 0, 0, 1, 0, 0, 0, 0, true},
+    /* VCK190 / VCK5000, mlir-air's default device. */
+    {.name = "xcvc1902", AIE_GRID(50, 8, 1, 0), AIE1_TILES,
+     .shim_dma_cols = COL(2) | COL(3) | COL(6) | COL(7) | COL(10) | COL(11) | COL(18) |
+                      COL(19) | COL(26) | COL(27) | COL(34) | COL(35) | COL(42) | COL(43) |
+                      COL(46) | COL(47)},
+    {.name = "xcve2302", AIE_GRID(17, 2, 2, 1), AIE2_TILES(AIR_ARCH_AIE2),
+     .shim_dma_cols = COL(2) | COL(3) | COL(6) | COL(7) | COL(10) | COL(11)},
+    {.name = "xcve2802", AIE_GRID(38, 8, 3, 2), AIE2_TILES(AIR_ARCH_AIE2),
+     .shim_dma_cols = COL(2) | COL(3) | COL(6) | COL(7) | COL(14) | COL(15) | COL(22) |
+                      COL(23) | COL(30) | COL(31) | COL(34) | COL(35)},
+    /* Every npu1 model is virtualized, npu1 itself included (4 columns). */
+    NPU("npu1", "npu1_4col", AIR_ARCH_AIE2, 4, V),
+    NPU("npu1_1col", NULL, AIR_ARCH_AIE2, 1, V),
+    NPU("npu1_2col", NULL, AIR_ARCH_AIE2, 2, V),
+    NPU("npu1_3col", NULL, AIR_ARCH_AIE2, 3, V),
+    NPU("npu2", NULL, AIR_ARCH_AIE2P, 8, 0),
+    NPU("npu2_1col", NULL, AIR_ARCH_AIE2P, 1, V),
+    NPU("npu2_2col", NULL, AIR_ARCH_AIE2P, 2, V),
+    NPU("npu2_3col", NULL, AIR_ARCH_AIE2P, 3, V),
+    NPU("npu2_4col", NULL, AIR_ARCH_AIE2P, 4, V),
+    NPU("npu2_5col", NULL, AIR_ARCH_AIE2P, 5, V),
+    NPU("npu2_6col", NULL, AIR_ARCH_AIE2P, 6, V),
+    NPU("npu2_7col", NULL, AIR_ARCH_AIE2P, 7, V),
+    {.name = "mi300x", .kind = AIR_TARGET_GPU, .cols = 8, .rows = 38, .l1_bytes = 64 * KIB,
+     .l2_units = 8, .l2_bytes = 4096 * KIB, .max_herd_pes = 32, .herd_is_one_tile = true},
+    {.name = "cpu", .kind = AIR_TARGET_CPU, .l2_units = 1, .herd_is_one_tile = true},
 };
 static const uint32_t k_target_count = sizeof k_targets / sizeof k_targets[0];
 
@@ -27,14 +77,15 @@ const air_target_t* air_target_table(uint32_t* out_count) {
 air_status_t air_target_lookup(const air_allocator_t* allocator, const char* name,
                                const air_target_t** out) {
   *out = NULL;
-  for (uint32_t i = 0; i < k_target_count; ++i) {
-    if (name && !strcmp(name, k_targets[i].name)) {
-      *out = &k_targets[i];
+  for (uint32_t i = 0; name && i < k_target_count; ++i) {
+    const air_target_t* t = &k_targets[i];
+    if (!strcmp(name, t->name) || (t->alias && !strcmp(name, t->alias))) {
+      *out = t;
       return AIR_STATUS_OK_VALUE;
     }
   }
   /* Built from the table so the message can never disagree with it. */
-  char known[128] = "";
+  char known[512] = "";
   for (uint32_t i = 0; i < k_target_count; ++i) {
     if (i) strncat(known, ", ", sizeof known - strlen(known) - 1);
     strncat(known, k_targets[i].name, sizeof known - strlen(known) - 1);
@@ -51,9 +102,36 @@ uint64_t air_target_l2_total(const air_target_t* t) {
   return t->l2_bytes * t->l2_units;
 }
 
-/* Compute tiles and mem tiles both carry DMA engines; a segment's own
- * transfers (L3<->L2<->L1) run on them. */
-uint64_t air_target_dma_total(const air_target_t* t) {
-  uint64_t per_tile = (uint64_t)t->dma_in + t->dma_out;
-  return per_tile * (air_target_tiles(t) + (t->kind == AIR_TARGET_NPU ? t->l2_units : 0));
+bool air_target_l2_on_array(const air_target_t* t) {
+  return t->kind != AIR_TARGET_NPU || t->memtile_rows > 0;
+}
+
+uint32_t air_target_shim_dma_count(const air_target_t* t) {
+  return (uint32_t)__builtin_popcountll(t->shim_dma_cols);
+}
+
+bool air_target_shim_has_dma(const air_target_t* t, uint32_t col) {
+  return col < 64 && col < t->cols && (t->shim_dma_cols >> col & 1u);
+}
+
+uint32_t air_target_memtiles_in(const air_target_t* t, uint32_t x, uint32_t cols) {
+  if (t->kind != AIR_TARGET_NPU || !t->memtile_rows) return 0;
+  if (x >= t->cols) return 0;
+  if (!cols || cols > t->cols - x) cols = t->cols - x;
+  return cols * t->memtile_rows;
+}
+
+uint64_t air_target_l1_usable(const air_target_t* t) {
+  if (!t->l1_bytes) return 0;
+  /* 0 means unlimited, so a memory the stack fills leaves 1 byte, not 0. */
+  return t->l1_bytes > t->l1_stack ? t->l1_bytes - t->l1_stack : 1;
+}
+
+const char* air_target_arch_name(air_target_arch_t arch) {
+  switch (arch) {
+    case AIR_ARCH_AIE1: return "AIE1";
+    case AIR_ARCH_AIE2: return "AIE2";
+    case AIR_ARCH_AIE2P: return "AIE2P";
+    default: return "-";
+  }
 }

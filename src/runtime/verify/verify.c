@@ -47,9 +47,10 @@
  *                     used or named ('async' => the result must be named).
  *  memory-space       memref spaces are 0/1/2; L1 (2) allocs inside a herd, L2 (1)
  *                     allocs inside a segment and not in a herd; launch args are
- *                     L3 (spec 2.1); with target npu1/npu2 compute in a herd
- *                     (linalg, memref.load/store/copy, func.call) uses L1 only
- *                     (spec 2.3; mi300x herds may use L2/L3, spec 4.2).
+ *                     L3 (spec 2.1); with an AIE target (every xcv* and npu*
+ *                     device) compute in a herd (linalg, memref.load/store/copy,
+ *                     func.call) uses L1 only (spec 2.3; GPU herds may use
+ *                     L2/L3, spec 4.2).
  *  dma-lists          offsets/sizes/strides: sizes and strides of equal length,
  *                     offsets no longer than sizes, static offsets/strides >= 0,
  *                     sizes > 0; a dma's sides have the same element type and,
@@ -63,8 +64,8 @@
  *                     positive dims, and each channel dim equals it or is 1
  *                     (NumPy broadcasting of the channel onto the shape).
  *  channel-type       channel_type is one of the five spec values, and a written
- *                     one fits the target (npu_* not on mi300x, gpu_* not on
- *                     npu1/npu2); depth is an integer >= 1; npu_mmio gets land
+ *                     one fits the target (npu_* not on a GPU, gpu_* not on an
+ *                     AIE device); depth is an integer >= 1; npu_mmio gets land
  *                     in L1.
  *  undeclared-channel put/get name a declared channel; index count equals its
  *                     rank (or none when every dim is 1); constant indices, and
@@ -85,9 +86,9 @@
  *                     (depth 1 is a rendezvous; depth N lets N-1 puts run ahead of
  *                     the gets in one sequential scope) while every get is
  *                     ordered after it (spec 2.6 deadlock).
- *  target-limit       target facts one program can break: mi300x herds have at
- *                     most 32 PEs (spec 4.2). Fitting a target's resources is
- *                     the scheduler's job.
+ *  target-limit       target facts one program can break: a GPU herd has at
+ *                     most the target's max_herd_pes PEs (mi300x: 32, spec 4.2).
+ *                     Fitting a target's resources is the scheduler's job.
  *
  * Files, bottom up: verify_util.c holds what the passes share; verify_index.c
  * indexes the program and builds the symbol table; verify_data.c and
@@ -110,12 +111,6 @@
 /*---------------------------------------------------------------------------*/
 /* Entry point                                                               */
 /*---------------------------------------------------------------------------*/
-
-static const struct {
-  const char* name;
-  air_vtarget_t target;
-} k_targets[] = {
-    {"cpu", AIR_VT_CPU}, {"npu1", AIR_VT_NPU1}, {"npu2", AIR_VT_NPU2}, {"mi300x", AIR_VT_MI300X}};
 
 static int diag_cmp(const void* a, const void* b) {
   const air_vdiag_t* x = a;
@@ -176,12 +171,11 @@ air_status_t air_verify(const air_program_t* p, const char* target, uint32_t fla
   v.p = p;
   v.a = &p->allocator;
   if (target) {
-    size_t i = 0, n = sizeof(k_targets) / sizeof(k_targets[0]);
-    while (i < n && strcmp(target, k_targets[i].name) != 0) ++i;
-    if (i == n)
-      return AIR_STATUS(v.a, AIR_STATUS_INVALID_ARGUMENT,
-                        "unknown target '%s' (known: cpu, npu1, npu2, mi300x)", target);
-    v.target = k_targets[i].target;
+    /* The target table names every device; its message lists them. */
+    AIR_RETURN_IF_ERROR(air_target_lookup(v.a, target, &v.target_row));
+    const air_target_kind_t kind = v.target_row->kind;
+    v.target = kind == AIR_TARGET_NPU ? AIR_VT_AIE : kind == AIR_TARGET_GPU ? AIR_VT_GPU
+                                                                             : AIR_VT_CPU;
   }
   air_sb_init(&v.text, v.a);
   if (!p->module || p->module->kind != AIR_OP_MODULE || p->module->n_regions != 1 ||

@@ -130,19 +130,19 @@ static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
           "\"npu_dma_packet\", \"npu_cascade\", \"npu_mmio\", \"gpu_symmetric_heap\"",
           name);
   }
-  bool npu = v->target == AIR_VT_NPU1 || v->target == AIR_VT_NPU2;
+  bool npu = v->target == AIR_VT_AIE;
   /* Only a written type is held against the target: the default is the spec's
    * NPU default, not a request for NPU hardware. */
-  if (ty && v->target == AIR_VT_MI300X && c->type <= AIR_VCH_MMIO)
+  if (ty && v->target == AIR_VT_GPU && c->type <= AIR_VCH_MMIO)
     ERR(id, "channel-type",
-        "air.channel @%s has NPU channel type \"%s\", which target mi300x does not provide; "
+        "air.channel @%s has NPU channel type \"%s\", which target %s does not provide; "
         "use data movement through L2/L3 memrefs instead",
-        name, k_chtypes[c->type]);
+        name, k_chtypes[c->type], air_v_target_name(v));
   if (npu && c->type == AIR_VCH_SYMHEAP)
     ERR(id, "channel-type",
         "air.channel @%s has GPU channel type \"gpu_symmetric_heap\", which target %s does not "
         "provide; use an npu_* channel type",
-        name, air_v_target_name(v->target));
+        name, air_v_target_name(v));
   uint64_t np = 1;
   for (uint32_t k = 0; k < c->rank && np; ++k)
     np = (c->bdims[k] > 0 && np <= (1u << 20) / (uint64_t)c->bdims[k]) ? np * (uint64_t)c->bdims[k]
@@ -390,6 +390,6 @@ void air_v_check_npu_compute(air_vctx_t* v, uint32_t id) {
         "2) only: bring the data in with air.dma_memcpy_nd or a channel first",
         air_v_opname(op), v->ops[herd].op->line, v->ops[herd].op->col,
         air_v_vname(v, op->operands[i], nb, sizeof nb), air_v_space_name(t->memspace),
-        (int)t->memspace, air_v_target_name(v->target));
+        (int)t->memspace, air_v_target_name(v));
   }
 }

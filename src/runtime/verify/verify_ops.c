@@ -184,11 +184,13 @@ static void check_hier(air_vctx_t* v, uint32_t id) {
       }
     }
   }
-  if (op->kind == AIR_OP_HERD && v->target == AIR_VT_MI300X && pes_static && pes > 32)
+  uint32_t max_pes = v->target_row ? v->target_row->max_herd_pes : 0;
+  if (op->kind == AIR_OP_HERD && v->target == AIR_VT_GPU && max_pes && pes_static &&
+      pes > max_pes)
     ERR(id, "target-limit",
-        "air.herd has %lld PEs but a mi300x herd runs on one CU with at most 32 wavefront "
+        "air.herd has %lld PEs but a %s herd runs on one CU with at most %u wavefront "
         "slots; split it or move work to the enclosing segment's iteration space",
-        (long long)pes);
+        (long long)pes, air_v_target_name(v), max_pes);
 }
 
 static void check_func(air_vctx_t* v, uint32_t id) {
@@ -863,7 +865,7 @@ static void check_op(air_vctx_t* v, uint32_t id, uint8_t* seen_types) {
   }
   if (v->ops[id].bad) return;
   if (cls == AIR_OPC_ALLOC) air_v_check_alloc_space(v, id);
-  if (v->target == AIR_VT_NPU1 || v->target == AIR_VT_NPU2) air_v_check_npu_compute(v, id);
+  if (v->target == AIR_VT_AIE) air_v_check_npu_compute(v, id);
 }
 
 void air_v_check_ops(air_vctx_t* v) {

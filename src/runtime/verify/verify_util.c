@@ -174,14 +174,8 @@ const char* air_v_space_name(int32_t s) {
   return s == AIR_MEM_L1 ? "L1" : s == AIR_MEM_L2 ? "L2" : s == AIR_MEM_L3 ? "L3" : "?";
 }
 
-const char* air_v_target_name(air_vtarget_t t) {
-  switch (t) {
-    case AIR_VT_CPU: return "cpu";
-    case AIR_VT_NPU1: return "npu1";
-    case AIR_VT_NPU2: return "npu2";
-    case AIR_VT_MI300X: return "mi300x";
-    default: return "any";
-  }
+const char* air_v_target_name(const air_vctx_t* v) {
+  return v->target_row ? v->target_row->name : "any";
 }
 
 /*---------------------------------------------------------------------------*/

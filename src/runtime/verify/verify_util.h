@@ -20,6 +20,7 @@
 #include "runtime/base/ptrmap.h"
 #include "runtime/base/strbuf.h"
 #include "runtime/ir/ir.h"
+#include "runtime/target/target.h"
 
 #define AIR_V_NONE UINT32_MAX
 /* Deeper nesting is reported and not analysed, so every pass may recurse. */
@@ -27,12 +28,13 @@
 /* Beyond this many lines the message ends with a count of the rest. */
 #define AIR_V_MAX_ERRORS 10000
 
+/* The class of target the program is checked for (runtime/target: every AIE
+ * device is one class, every GPU another). */
 typedef enum air_vtarget_e {
   AIR_VT_ANY = 0,
   AIR_VT_CPU,
-  AIR_VT_NPU1,
-  AIR_VT_NPU2,
-  AIR_VT_MI300X
+  AIR_VT_AIE,
+  AIR_VT_GPU
 } air_vtarget_t;
 
 typedef enum air_vchtype_e {
@@ -86,6 +88,7 @@ typedef struct air_vctx_t {
   const air_program_t* p;
   const air_allocator_t* a;
   air_vtarget_t target;
+  const air_target_t* target_row; /* NULL without a target */
   air_vop_t* ops;
   uint32_t n_ops, cap_ops;
   air_vval_t* vals; /* p->n_values entries */
@@ -160,7 +163,7 @@ bool air_v_ix_const(const air_vctx_t* v, const air_ix_t* ix, int64_t* out);
 /* Shared by the per-op passes (verify_ops.c, verify_data.c). */
 const char* air_v_tname(const air_vctx_t* v, air_tid_t t, char* buf, size_t n);
 const char* air_v_space_name(int32_t space); /* "L1", "L2", "L3" */
-const char* air_v_target_name(air_vtarget_t t);
+const char* air_v_target_name(const air_vctx_t* v);
 /* The innermost enclosing op of kind k on the launch/segment/herd chain. */
 uint32_t air_v_enclosing(const air_vctx_t* v, uint32_t id, air_opkind_t k);
 /* [structure] unless `ok`: the operand (fmt names it, formatted only then) must be

@@ -1,0 +1,31 @@
+/* channel.h - the channel op family: air.channel.put/get with depth, bundles
+ * and broadcast, in channel spaces (one per launch instance, ops outside any
+ * launch share the run's root space). Which transfer a put/get moves is fixed
+ * when it is issued (its ticket), as a DMA engine takes buffer descriptors in
+ * order.
+ *
+ * Extension point: a cheaper transfer (a put handing its buffer to the get
+ * without the copy, or a remote rank's channel) changes ix_chan_io only; the
+ * ticket order and the park reasons (IX_WHY_PUT/GET) stay. */
+#ifndef AIR_HAL_CPU_INTERP_CHANNEL_H_
+#define AIR_HAL_CPU_INTERP_CHANNEL_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu/interp/strand.h"
+#include "runtime/base/strbuf.h"
+
+/* A fresh channel space (NULL when out of memory). */
+struct ix_space_t* ix_space_new(ix_run_t* r);
+/* Frees every space the run made. */
+void ix_spaces_free(ix_run_t* r);
+/* Runs a put or get (a step handler: may park). */
+int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
+/* Issues a put/get being dispatched: takes its ticket now, in program order.
+ * False when its indices are not known yet (it then takes one when it runs). */
+bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket);
+/* The deadlock report's line for a strand parked in a put/get. */
+void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
+
+#endif /* AIR_HAL_CPU_INTERP_CHANNEL_H_ */

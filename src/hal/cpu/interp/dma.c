@@ -1,0 +1,70 @@
+/* dma.c - the dma op family: air.dma_memcpy_nd between two views through their
+ * access patterns.
+ *
+ * The lists are evaluated first and a transfer that is one contiguous run on
+ * both sides moves with no pattern built (ix_copy_flat); anything else, errors
+ * included, builds both patterns as before, so the errors and their order (the
+ * destination's first) are the same either way. */
+#include "hal/cpu/interp/dma.h"
+
+#include <stdio.h>
+
+#include "hal/cpu/interp/lists.h"
+#include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/watchdog.h"
+#include "hal/futex.h"
+#include "hal/trace_impl.h"
+
+int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  if (op->n_operands != 2 || op->n_lists < 6)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "malformed %s",
+                               ix_opname(op)));
+  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                               "%s: src_rank/dst_rank (air.rank) are not supported",
+                               ix_opname(op)));
+  air_memref_t *dv, *sv;
+  int64_t dvals[3][IX_MAX_PAT], svals[3][IX_MAX_PAT];
+  ix_lists_t dl, sl;
+  air_status_t st = ix_get_view(r, f->env, op, op->operands[0], &dv);
+  if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
+  if (!st) st = ix_lists_eval(r, f->env, op, op->lists, dvals, &dl);
+  if (st) return ix_failed(s, st);
+  ix_pat_t dp, sp;
+  air_status_t src_st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
+  if (src_st) { /* the destination's pattern error, when it has one, comes first */
+    st = ix_pat_from(r, op, dv, &dl, &dp);
+    if (st) air_status_free(src_st);
+    return ix_failed(s, st ? st : src_st);
+  }
+  int64_t t0 = air_time_now_ns();
+  ix_watchdog_enter(s, op, false);
+  bool moved = ix_copy_flat(dv, &dl, sv, &sl, air_elem_size((air_elem_kind_t)dv->elem));
+  ix_watchdog_exit(s);
+  if (!moved) {
+    st = ix_pat_from(r, op, dv, &dl, &dp);
+    if (!st) st = ix_pat_from(r, op, sv, &sl, &sp);
+    if (!st && dv->elem != sv->elem)
+      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "%s copies %s elements into %s elements; the types must match", ix_opname(op),
+                  air_elem_name((air_elem_kind_t)sv->elem),
+                  air_elem_name((air_elem_kind_t)dv->elem));
+    if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
+      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "%s moves %lld elements out of the source but %lld into the destination",
+                  ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
+    if (st) return ix_failed(s, st);
+    t0 = air_time_now_ns();
+    ix_watchdog_enter(s, op, false);
+    ix_pat_copy(&dp, &sp);
+    ix_watchdog_exit(s);
+  }
+  if (r->trace) {
+    char track[128];
+    snprintf(track, sizeof track, "dma %s", s->pe ? s->pe->track : "host");
+    ix_trace(s, AIR_TRACK_DMA, track, op, t0);
+  }
+  ix_next(s);
+  return IX_CONT;
+}

@@ -1,0 +1,75 @@
+/* env.h - environments: the value slots of one block execution (a loop
+ * iteration, a PE's herd body, an execute region), chained to the enclosing
+ * block's environment, so an async op dispatched in iteration N keeps reading
+ * iteration N's values while iteration N+1 runs. Reference counted; a token in
+ * a slot is a reference, a memref in a slot points at the env's own view
+ * storage. Also captured values (a value that outlives the env it came from)
+ * and typed reads of an op's operands. */
+#ifndef AIR_HAL_CPU_INTERP_ENV_H_
+#define AIR_HAL_CPU_INTERP_ENV_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/cpu/interp/sync.h"
+
+typedef struct ix_env_t {
+  _Atomic uint32_t refs;
+  struct ix_env_t* up;
+  const ix_binfo_t* bi;
+  ix_pe_t* pe;             /* set for a herd body (allocated with the env) */
+  air_memref_t* views;
+  ix_val_t slots[];
+} ix_env_t;
+
+ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe);
+/* Bytes of an env of block info `bi`. */
+static inline size_t ix_env_size(const ix_binfo_t* bi, bool pe) {
+  return sizeof(ix_env_t) + bi->n_slots * sizeof(ix_val_t) + bi->n_views * sizeof(air_memref_t) +
+         (pe ? sizeof(ix_pe_t) : 0);
+}
+/* A top-level env in caller memory (ix_env_size bytes, aligned for ix_val_t),
+ * for a body that cannot park: it holds one reference more than a new env, so
+ * the frame's unref never frees it; the caller ends it with ix_env_release_at,
+ * which returns false if something still holds it (never, for such a body). */
+ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi);
+bool ix_env_release_at(ix_run_t* r, ix_env_t* e);
+void ix_env_ref(ix_env_t* e);
+void ix_env_unref(ix_run_t* r, ix_env_t* e);
+/* Clears an env only this strand holds, for the next loop iteration. */
+void ix_env_reset(ix_run_t* r, ix_env_t* e);
+/* The slot of `v` seen from `e`, or NULL (value not in scope: an internal error). */
+ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v);
+/* Stores into v's slot in `e` (its block's env): tokens are referenced, memrefs
+ * copied into the env's own view storage. */
+void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x);
+
+/* A captured value: survives the env it came from being reset. */
+typedef struct ix_tv_t {
+  ix_val_t v;
+  uint8_t kind;
+  air_memref_t m;
+} ix_tv_t;
+/* Captures `n` values (reports the first missing one as an error). */
+air_status_t ix_capture(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_vid_t* vids,
+                        uint32_t n, ix_tv_t* out);
+/* Binds captured values to `vids` in `e` (moves token refs out of `tv`). */
+void ix_bind(ix_run_t* r, ix_env_t* e, const air_vid_t* vids, uint32_t n, ix_tv_t* tv);
+void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n);
+/* Captured-value buffers: on the stack up to IX_TV_SMALL (NULL: out of memory). */
+#define IX_TV_SMALL 8
+ix_tv_t* ix_tv_get(ix_run_t* r, ix_tv_t* small, uint32_t n);
+void ix_tv_put(ix_run_t* r, ix_tv_t* small, ix_tv_t* tv);
+
+/* Typed reads of an operand (an error naming it when it has no such value). */
+air_status_t ix_get_i(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v, int64_t* out);
+air_status_t ix_get_ix(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_ix_t* x,
+                       int64_t* out);
+air_status_t ix_get_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
+                         air_memref_t** out);
+air_status_t ix_get_tok(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v,
+                        ix_tok_t** out);
+
+#endif /* AIR_HAL_CPU_INTERP_ENV_H_ */

@@ -1,0 +1,449 @@
+/* linalg.c - the linalg op family: fill, copy, matmul and generic.
+ *
+ * matmul computes C += A * B in an accumulator type picked from C (f32 for
+ * f32/bf16/f16 outputs, f64, or int64 for integers): operands that are not
+ * already f32 with unit inner strides are packed into contiguous accumulator-type
+ * copies first, then one i-k-j loop nest runs (the innermost loop streams a row
+ * of B into a row of C, which compilers vectorise).
+ *
+ * generic runs its region once per point of the iteration space, loops nested in
+ * dimension order (so reduction iterators accumulate in order). Affine maps that
+ * are linear (no mod/floordiv/ceildiv) become a per-loop element stride for each
+ * operand, checked against the operand's bounds once; other maps are evaluated and
+ * bounds-checked per point. */
+#include "hal/cpu/interp/linalg.h"
+
+#include <string.h>
+
+#include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/pattern.h"
+#include "hal/cpu/interp/scalar.h"
+#include "runtime/base/mem.h"
+
+static air_status_t operand_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t i,
+                                 air_memref_t** v) {
+  if (i >= op->n_operands)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: missing operand", ix_opname(op));
+  return ix_get_view(r, e, op, op->operands[i], v);
+}
+
+/* Visits every element of `v` (row-major) with its byte address. */
+#define FOR_EACH_ELEM(v, ptr, ...)                                                     \
+  do {                                                                                  \
+    const air_memref_t* v_ = (v);                                                       \
+    uint32_t es_ = air_elem_size((air_elem_kind_t)v_->elem), n_ = v_->rank;             \
+    int64_t cnt_ = 1, idx_[AIR_MAX_RANK] = {0}, off_ = v_->offset;                      \
+    for (uint32_t k_ = 0; k_ < n_; ++k_) cnt_ *= v_->sizes[k_];                         \
+    for (int64_t e_ = 0; e_ < cnt_; ++e_) {                                             \
+      char* ptr = (char*)v_->data + off_ * (int64_t)es_;                                \
+      __VA_ARGS__;                                                                      \
+      for (uint32_t d_ = n_; d_-- > 0;) {                                               \
+        off_ += v_->strides[d_];                                                        \
+        if (++idx_[d_] < v_->sizes[d_]) break;                                          \
+        off_ -= v_->sizes[d_] * v_->strides[d_];                                        \
+        idx_[d_] = 0;                                                                   \
+      }                                                                                 \
+    }                                                                                   \
+  } while (0)
+
+static air_status_t check_view(ix_run_t* r, const air_op_t* op, const air_memref_t* v) {
+  ix_pat_t p;
+  const char* why =
+      ix_pat_make(v, air_elem_size((air_elem_kind_t)v->elem), 0, NULL, 0, NULL, NULL, &p);
+  return why ? ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: %s", ix_opname(op), why) : NULL;
+}
+
+static air_status_t fill(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t* out;
+  air_status_t st = operand_view(r, e, op, 1, &out);
+  if (st || (st = check_view(r, op, out))) return st;
+  ix_val_t* x = ix_slot(r, e, op->operands[0]);
+  if (!x || r->tab.vinfo[op->operands[0]].kind != IX_K_SCALAR)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.fill needs a scalar value");
+  unsigned char bytes[8];
+  bool xf = air_elem_is_float((air_elem_kind_t)r->tab.vinfo[op->operands[0]].elem);
+  if (air_elem_is_float((air_elem_kind_t)out->elem))
+    ix_store_f(bytes, out->elem, xf ? x->f : (double)x->i);
+  else
+    ix_store_i(bytes, out->elem, xf ? (int64_t)x->f : x->i);
+  uint32_t es = air_elem_size((air_elem_kind_t)out->elem);
+  FOR_EACH_ELEM(out, p, memcpy(p, bytes, es));
+  return NULL;
+}
+
+static air_status_t copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t *in, *out;
+  air_status_t st = operand_view(r, e, op, 0, &in);
+  if (!st) st = operand_view(r, e, op, 1, &out);
+  if (st || (st = check_view(r, op, in)) || (st = check_view(r, op, out))) return st;
+  bool same = in->rank == out->rank;
+  for (uint32_t k = 0; same && k < in->rank; ++k) same = in->sizes[k] == out->sizes[k];
+  if (!same)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.copy needs equal shapes");
+  if (in->elem == out->elem) {
+    ix_pat_t s, d;
+    uint32_t es = air_elem_size((air_elem_kind_t)in->elem);
+    ix_pat_make(in, es, 0, NULL, 0, NULL, NULL, &s);
+    ix_pat_make(out, es, 0, NULL, 0, NULL, NULL, &d);
+    ix_pat_copy(&d, &s);
+    return NULL;
+  }
+  /* Converting copy: walk the input, mirror the index into the output. */
+  bool ff = air_elem_is_float((air_elem_kind_t)in->elem);
+  uint32_t oes = air_elem_size((air_elem_kind_t)out->elem);
+  int64_t idx[AIR_MAX_RANK] = {0};
+  FOR_EACH_ELEM(in, p, {
+    int64_t o = out->offset;
+    for (uint32_t k = 0; k < out->rank; ++k) o += idx[k] * out->strides[k];
+    char* q = (char*)out->data + o * (int64_t)oes;
+    if (ff)
+      ix_store_f(q, out->elem, ix_load_f(p, in->elem));
+    else
+      ix_store_i(q, out->elem, ix_load_i(p, in->elem));
+    for (uint32_t d = out->rank; d-- > 0;) {
+      if (++idx[d] < out->sizes[d]) break;
+      idx[d] = 0;
+    }
+  });
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* matmul                                                                    */
+/*---------------------------------------------------------------------------*/
+
+static void mm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, int64_t sa,
+                   const float* B, int64_t ldb, float* C, int64_t ldc) {
+  for (int64_t i = 0; i < M; ++i) {
+    float* restrict c = C + i * ldc;
+    const float* a = A + i * lda;
+    for (int64_t k = 0; k < K; ++k) {
+      const float aik = a[k * sa];
+      const float* restrict b = B + k * ldb;
+      for (int64_t j = 0; j < N; ++j) c[j] += aik * b[j];
+    }
+  }
+}
+
+static void mm_f64(int64_t M, int64_t N, int64_t K, const double* A, const double* B, double* C) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t k = 0; k < K; ++k) {
+      const double aik = A[i * K + k];
+      double* restrict c = C + i * N;
+      const double* restrict b = B + k * N;
+      for (int64_t j = 0; j < N; ++j) c[j] += aik * b[j];
+    }
+}
+
+static void mm_i64(int64_t M, int64_t N, int64_t K, const int64_t* A, const int64_t* B,
+                   int64_t* C) {
+  for (int64_t i = 0; i < M; ++i)
+    for (int64_t k = 0; k < K; ++k) {
+      const uint64_t aik = (uint64_t)A[i * K + k];
+      int64_t* restrict c = C + i * N;
+      const int64_t* restrict b = B + k * N;
+      for (int64_t j = 0; j < N; ++j) c[j] = (int64_t)((uint64_t)c[j] + aik * (uint64_t)b[j]);
+    }
+}
+
+enum { ACC_F32, ACC_F64, ACC_I64 };
+
+/* Packs a 2-d view row-major into `buf` as the accumulator type. */
+static void pack(const air_memref_t* v, int acc, void* buf) {
+  uint32_t es = air_elem_size((air_elem_kind_t)v->elem);
+  bool fl = air_elem_is_float((air_elem_kind_t)v->elem);
+  int64_t n = 0;
+  for (int64_t i = 0; i < v->sizes[0]; ++i)
+    for (int64_t j = 0; j < v->sizes[1]; ++j, ++n) {
+      const char* p =
+          (const char*)v->data + (v->offset + i * v->strides[0] + j * v->strides[1]) * (int64_t)es;
+      if (acc == ACC_F32)
+        ((float*)buf)[n] = (float)(fl ? ix_load_f(p, v->elem) : (double)ix_load_i(p, v->elem));
+      else if (acc == ACC_F64)
+        ((double*)buf)[n] = fl ? ix_load_f(p, v->elem) : (double)ix_load_i(p, v->elem);
+      else
+        ((int64_t*)buf)[n] = fl ? (int64_t)ix_load_f(p, v->elem) : ix_load_i(p, v->elem);
+    }
+}
+
+static void unpack(const air_memref_t* v, int acc, const void* buf) {
+  uint32_t es = air_elem_size((air_elem_kind_t)v->elem);
+  int64_t n = 0;
+  for (int64_t i = 0; i < v->sizes[0]; ++i)
+    for (int64_t j = 0; j < v->sizes[1]; ++j, ++n) {
+      char* p = (char*)v->data + (v->offset + i * v->strides[0] + j * v->strides[1]) * (int64_t)es;
+      if (acc == ACC_F32)
+        ix_store_f(p, v->elem, ((const float*)buf)[n]);
+      else if (acc == ACC_F64)
+        ix_store_f(p, v->elem, ((const double*)buf)[n]);
+      else
+        ix_store_i(p, v->elem, ((const int64_t*)buf)[n]);
+    }
+}
+
+static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t *A, *B, *C;
+  air_status_t st = operand_view(r, e, op, 0, &A);
+  if (!st) st = operand_view(r, e, op, 1, &B);
+  if (!st) st = operand_view(r, e, op, 2, &C);
+  if (st || (st = check_view(r, op, A)) || (st = check_view(r, op, B)) ||
+      (st = check_view(r, op, C)))
+    return st;
+  if (A->rank != 2 || B->rank != 2 || C->rank != 2 || A->sizes[1] != B->sizes[0] ||
+      A->sizes[0] != C->sizes[0] || B->sizes[1] != C->sizes[1])
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "linalg.matmul needs A (MxK), B (KxN) and C (MxN) matrices");
+  int64_t M = A->sizes[0], K = A->sizes[1], N = B->sizes[1];
+  if (!M || !N || !K) return NULL;
+  if (A->elem == AIR_ELEM_F32 && B->elem == AIR_ELEM_F32 && C->elem == AIR_ELEM_F32 &&
+      B->strides[1] == 1 && C->strides[1] == 1) {
+    mm_f32(M, N, K, (const float*)A->data + A->offset, A->strides[0], A->strides[1],
+           (const float*)B->data + B->offset, B->strides[0], (float*)C->data + C->offset,
+           C->strides[0]);
+    return NULL;
+  }
+  int acc = C->elem == AIR_ELEM_F64                        ? ACC_F64
+            : air_elem_is_float((air_elem_kind_t)C->elem) ? ACC_F32
+                                                           : ACC_I64;
+  size_t es = acc == ACC_F32 ? sizeof(float) : 8;
+  char* buf = air_mem_alloc(&r->alloc, ((size_t)M * K + (size_t)K * N + (size_t)M * N) * es);
+  if (!buf) return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
+  void *a = buf, *b = buf + (size_t)M * K * es, *c = buf + ((size_t)M * K + (size_t)K * N) * es;
+  pack(A, acc, a);
+  pack(B, acc, b);
+  pack(C, acc, c);
+  if (acc == ACC_F32)
+    mm_f32(M, N, K, a, K, 1, b, N, c, N);
+  else if (acc == ACC_F64)
+    mm_f64(M, N, K, a, b, c);
+  else
+    mm_i64(M, N, K, a, b, c);
+  unpack(C, acc, c);
+  air_mem_free(&r->alloc, buf);
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* generic                                                                   */
+/*---------------------------------------------------------------------------*/
+
+#define MAX_LOOPS 8
+#define MAX_OPS 16
+
+/* e as sum_d coef[d] * d_d + *c; false when not linear. */
+static bool linearize(const air_aff_t* e, uint32_t nd, int64_t* coef, int64_t* c) {
+  memset(coef, 0, nd * sizeof(int64_t));
+  *c = 0;
+  if (!e) return false;
+  switch (e->kind) {
+    case AIR_AFF_CONST: *c = e->value; return true;
+    case AIR_AFF_DIM:
+      if (e->value < 0 || (uint64_t)e->value >= nd) return false;
+      coef[e->value] = 1;
+      return true;
+    case AIR_AFF_ADD:
+    case AIR_AFF_MUL: {
+      int64_t lc[MAX_LOOPS], rc[MAX_LOOPS], l0, r0;
+      if (!linearize(e->lhs, nd, lc, &l0) || !linearize(e->rhs, nd, rc, &r0)) return false;
+      bool lconst = true, rconst = true;
+      for (uint32_t d = 0; d < nd; ++d) {
+        lconst = lconst && !lc[d];
+        rconst = rconst && !rc[d];
+      }
+      if (e->kind == AIR_AFF_ADD) {
+        for (uint32_t d = 0; d < nd; ++d) coef[d] = lc[d] + rc[d];
+        *c = l0 + r0;
+        return true;
+      }
+      if (!lconst && !rconst) return false;
+      int64_t k = lconst ? l0 : r0;
+      const int64_t* v = lconst ? rc : lc;
+      for (uint32_t d = 0; d < nd; ++d) coef[d] = v[d] * k;
+      *c = l0 * r0;
+      return true;
+    }
+    default: return false;
+  }
+}
+
+typedef struct gop_t {
+  const air_affine_map_t* map;
+  air_memref_t* v;     /* NULL for a scalar operand */
+  uint32_t es;
+  bool lin;
+  int64_t coef[MAX_LOOPS];
+  int64_t base;
+} gop_t;
+
+static char* gaddr(const gop_t* g, const int64_t* iv, int64_t lin_off, bool* ok) {
+  if (g->lin) return (char*)g->v->data + lin_off * (int64_t)g->es;
+  int64_t off = g->v->offset;
+  for (uint32_t k = 0; k < g->map->n_results; ++k) {
+    int64_t x;
+    if (!air_aff_eval(g->map->results[k], iv, NULL, &x) || x < 0 || x >= g->v->sizes[k]) {
+      *ok = false;
+      return NULL;
+    }
+    off += x * g->v->strides[k];
+  }
+  return (char*)g->v->data + off * (int64_t)g->es;
+}
+
+static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  uint32_t n = op->n_operands, n_in = op->iaux[0];
+  const air_attr_t* ma = air_ir_attr_get(op, "indexing_maps");
+  ma = ma ? air_ir_attr_resolve(r->p, ma) : NULL;
+  const air_block_t* body = op->n_regions ? op->regions[0] : NULL;
+  if (!ma || ma->kind != AIR_ATTR_ARRAY || ma->n != n || n > MAX_OPS || !body ||
+      body->n_args != n || !body->last || body->last->n_operands != n - n_in)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "linalg.generic needs one indexing map and one block argument per operand "
+                  "and a linalg.yield per output");
+  for (const air_op_t* o = body->first; o != body->last; o = o->next)
+    if (!ix_is_scalar_op(o))
+      return ix_err(r, o, AIR_STATUS_UNIMPLEMENTED,
+                    "%s inside linalg.generic is not supported by the CPU executor",
+                    ix_opname(o));
+  gop_t g[MAX_OPS];
+  memset(g, 0, sizeof g);
+  uint32_t nl = 0;
+  int64_t bound[MAX_LOOPS];
+  bool have[MAX_LOOPS] = {0};
+  for (uint32_t i = 0; i < n; ++i) {
+    const air_attr_t* m = air_ir_attr_resolve(r->p, &ma->elems[i]);
+    if (!m || m->kind != AIR_ATTR_MAP || !m->map || m->map->n_syms)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                    "linalg.generic: indexing map #%u is not an affine map without symbols", i);
+    g[i].map = m->map;
+    if (i == 0) nl = m->map->n_dims;
+    if (m->map->n_dims != nl || nl > MAX_LOOPS)
+      return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                    "linalg.generic: maps must share at most %d dimensions", MAX_LOOPS);
+    if (r->tab.vinfo[op->operands[i]].kind != IX_K_MEMREF) {
+      if (i >= n_in)
+        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.generic: outputs are memrefs");
+      continue;
+    }
+    air_status_t st = ix_get_view(r, e, op, op->operands[i], &g[i].v);
+    if (st || (st = check_view(r, op, g[i].v))) return st;
+    if (m->map->n_results != g[i].v->rank)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                    "linalg.generic: map #%u has %u results for a rank-%u operand", i,
+                    m->map->n_results, g[i].v->rank);
+    g[i].es = air_elem_size((air_elem_kind_t)g[i].v->elem);
+    for (uint32_t k = 0; k < m->map->n_results; ++k) {
+      const air_aff_t* x = m->map->results[k];
+      if (x && x->kind == AIR_AFF_DIM && x->value >= 0 && (uint64_t)x->value < nl &&
+          !have[x->value]) {
+        bound[x->value] = g[i].v->sizes[k];
+        have[x->value] = true;
+      }
+    }
+  }
+  for (uint32_t d = 0; d < nl; ++d)
+    if (!have[d])
+      return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                    "linalg.generic: loop d%u is not the plain result of any indexing map", d);
+  int64_t total = 1;
+  for (uint32_t d = 0; d < nl; ++d) total *= bound[d];
+  if (!total) return NULL;
+  /* Linear maps: per-loop strides, bounds checked at the box corners. */
+  for (uint32_t i = 0; i < n; ++i) {
+    if (!g[i].v) continue;
+    const air_affine_map_t* m = g[i].map;
+    bool lin = true, inside = true;
+    g[i].base = g[i].v->offset;
+    for (uint32_t k = 0; k < m->n_results && lin; ++k) {
+      int64_t c[MAX_LOOPS], c0;
+      lin = linearize(m->results[k], nl, c, &c0);
+      if (!lin) break;
+      int64_t lo = c0, hi = c0;
+      for (uint32_t d = 0; d < nl; ++d) {
+        int64_t ext = c[d] * (bound[d] - 1);
+        if (ext < 0) lo += ext; else hi += ext;
+        g[i].coef[d] += c[d] * g[i].v->strides[k];
+      }
+      inside = inside && lo >= 0 && hi < g[i].v->sizes[k];
+      g[i].base += c0 * g[i].v->strides[k];
+    }
+    if (lin && !inside)
+      return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
+                    "linalg.generic: indexing map #%u reaches outside its operand", i);
+    g[i].lin = lin;
+    if (!lin) memset(g[i].coef, 0, sizeof g[i].coef);
+  }
+  ix_env_t* be = ix_env_new(r, body, e, false);
+  if (!be) return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "out of memory");
+  for (uint32_t i = 0; i < n; ++i)
+    if (!g[i].v) {
+      ix_val_t* x = ix_slot(r, e, op->operands[i]);
+      if (x) ix_set(r, be, body->args[i], *x);
+    }
+  int64_t iv[MAX_LOOPS] = {0}, off[MAX_OPS];
+  for (uint32_t i = 0; i < n; ++i) off[i] = g[i].base;
+  air_status_t st = NULL;
+  const air_op_t* yield = body->last;
+  for (int64_t p = 0; p < total && !st; ++p) {
+    bool ok = true;
+    char* addr[MAX_OPS] = {0};
+    for (uint32_t i = 0; i < n; ++i) {
+      if (!g[i].v) continue;
+      addr[i] = gaddr(&g[i], iv, off[i], &ok);
+      if (!ok) break;
+      ix_val_t x;
+      if (air_elem_is_float((air_elem_kind_t)g[i].v->elem))
+        x.f = ix_load_f(addr[i], g[i].v->elem);
+      else
+        x.i = ix_load_i(addr[i], g[i].v->elem);
+      ix_set(r, be, body->args[i], x);
+    }
+    if (!ok) {
+      st = ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
+                  "linalg.generic: an indexing map reaches outside its operand");
+      break;
+    }
+    for (const air_op_t* o = body->first; o != yield && !st; o = o->next)
+      st = ix_eval_scalar(r, be, o);
+    for (uint32_t j = 0; j < n - n_in && !st; ++j) {
+      air_vid_t yv = yield->operands[j];
+      ix_val_t* x = ix_slot(r, be, yv);
+      const gop_t* go = &g[n_in + j];
+      if (!x) {
+        st = ix_err(r, yield, AIR_STATUS_INTERNAL, "linalg.yield value missing");
+        break;
+      }
+      bool xf = air_elem_is_float((air_elem_kind_t)r->tab.vinfo[yv].elem);
+      if (air_elem_is_float((air_elem_kind_t)go->v->elem))
+        ix_store_f(addr[n_in + j], go->v->elem, xf ? x->f : (double)x->i);
+      else
+        ix_store_i(addr[n_in + j], go->v->elem, xf ? (int64_t)x->f : x->i);
+    }
+    for (uint32_t d = nl; d-- > 0;) {
+      for (uint32_t i = 0; i < n; ++i) off[i] += g[i].coef[d];
+      if (++iv[d] < bound[d]) break;
+      for (uint32_t i = 0; i < n; ++i) off[i] -= g[i].coef[d] * bound[d];
+      iv[d] = 0;
+    }
+  }
+  ix_env_unref(r, be);
+  return st;
+}
+
+air_status_t ix_linalg(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  uint32_t n_in = op->iaux[0];
+  if (op->kind != AIR_OP_GENERIC && op->n_operands != n_in + 1)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: unexpected operand count",
+                  ix_opname(op));
+  switch (op->kind) {
+    case AIR_OP_FILL:
+      return n_in == 1 ? fill(r, e, op)
+                       : ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.fill takes one value");
+    case AIR_OP_LINALG_COPY: return copy(r, e, op);
+    case AIR_OP_MATMUL:
+      return n_in == 2 ? matmul(r, e, op)
+                       : ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.matmul takes A and B");
+    case AIR_OP_GENERIC: return generic(r, e, op);
+    default: return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s", ix_opname(op));
+  }
+}

@@ -1,0 +1,40 @@
+/* lists.c - an op's offset/size/stride lists evaluated in an environment and
+ * turned into access patterns (the rule is in pattern.h). */
+#include "hal/cpu/interp/lists.h"
+
+air_status_t ix_lists_eval(ix_run_t* r, ix_env_t* e, const air_op_t* op,
+                           const air_ixlist_t* lists, int64_t vals[3][IX_MAX_PAT],
+                           ix_lists_t* out) {
+  for (int l = 0; l < 3; ++l) {
+    if (lists[l].n > IX_MAX_PAT)
+      return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                    "%s: more than %d offsets/sizes/strides are not supported", ix_opname(op),
+                    IX_MAX_PAT);
+    for (uint32_t i = 0; i < lists[l].n; ++i) {
+      air_status_t st = ix_get_ix(r, e, op, &lists[l].items[i], &vals[l][i]);
+      if (st) return st;
+    }
+  }
+  if (lists[1].n != lists[2].n)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "%s: %u sizes but %u strides", ix_opname(op), lists[1].n, lists[2].n);
+  *out = (ix_lists_t){lists[0].n, lists[1].n, vals[0], vals[1], vals[2]};
+  return NULL;
+}
+
+air_status_t ix_pat_from(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
+                         const ix_lists_t* l, ix_pat_t* out) {
+  uint32_t es = air_elem_size((air_elem_kind_t)v->elem);
+  const char* why = ix_pat_make(v, es, l->n_off, l->off, l->n, l->size, l->stride, out);
+  if (why) return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: %s", ix_opname(op), why);
+  return NULL;
+}
+
+air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_memref_t* v,
+                       const air_ixlist_t* lists, ix_pat_t* out) {
+  int64_t vals[3][IX_MAX_PAT];
+  ix_lists_t l;
+  air_status_t st = ix_lists_eval(r, e, op, lists, vals, &l);
+  return st ? st : ix_pat_from(r, op, v, &l, out);
+}
+

@@ -1,0 +1,301 @@
+/* loop.c - the strand loop: runs a strand's top frame step by step, dispatches
+ * async ops as strands of their own, holds every op until its dependencies have
+ * fired and the air.execute results it reads exist, and hands each op to its
+ * family.
+ *
+ * An op handler either completes the op (ix_next and IX_CONT), pushes a frame
+ * (IX_CONT; the frame's end completes the op), parks (IX_PARKED: the strand may
+ * already be running elsewhere, touch nothing), or fails (IX_FAILED). Handlers
+ * park only before their first side effect, so re-running an op from the start
+ * after a wake is safe.
+ *
+ * Extension point: a new op family is one case in exec() (a compute handler
+ * returning a status, run under the watchdog like linalg, or a step handler
+ * returning IX_*), and its ops in tables.c's pure_block when they cannot park. */
+#include "hal/cpu/interp/loop.h"
+
+#include "hal/cpu/interp/call.h"
+#include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/control.h"
+#include "hal/cpu/interp/dma.h"
+#include "hal/cpu/interp/hier.h"
+#include "hal/cpu/interp/linalg.h"
+#include "hal/cpu/interp/memref.h"
+#include "hal/cpu/interp/parallel.h"
+#include "hal/cpu/interp/scalar.h"
+#include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/watchdog.h"
+#include "hal/cpu/interp/waves.h"
+#include "hal/futex.h"
+#include "hal/trace_impl.h"
+#include "runtime/base/mem.h"
+
+static int guard(ix_strand_t* s, ix_env_t* e, const air_op_t* op, air_vid_t v) {
+  ix_run_t* r = s->run;
+  if (!v || v >= r->tab.n_values || !r->tab.vinfo[v].guard) return IX_CONT;
+  ix_tok_t* t;
+  air_status_t st = ix_get_tok(r, e, op, r->tab.vinfo[v].guard, &t);
+  if (st) return ix_failed(s, st);
+  return ix_tok_fired(t) ? IX_CONT : ix_park_tok(s, t, IX_WHY_VALUE, op, v);
+}
+
+/* Ops that neither touch memory nor start work need not wait for an
+ * scf.parallel's init tokens: only index math and control structure. */
+static bool init_free(const air_op_t* op) {
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_SUBVIEW:
+    case AIR_OPC_RESHAPE: case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF:
+    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL:
+      return true;
+    default: return false;
+  }
+}
+
+/* Dependencies fired and every air.execute result the op reads available. */
+static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  if (s->n_extra && !init_free(op)) {
+    while (s->n_extra) {
+      ix_tok_t* t = s->extra[s->n_extra - 1];
+      if (!ix_tok_fired(t)) {
+        int rc = ix_park_tok(s, t, IX_WHY_INIT, op, 0);
+        if (rc != IX_CONT) return rc;
+      }
+      s->n_extra--;
+      ix_tok_unref(r, t);
+    }
+  }
+  const air_vlist_t* deps = &op->toks[AIR_TOK_DEP];
+  for (uint32_t i = 0; i < deps->n; ++i) {
+    ix_tok_t* t;
+    air_status_t st = ix_get_tok(r, e, op, deps->items[i], &t);
+    if (st) return ix_failed(s, st);
+    if (!ix_tok_fired(t)) {
+      int rc = ix_park_tok(s, t, IX_WHY_DEP, op, deps->items[i]);
+      if (rc != IX_CONT) return rc;
+    }
+  }
+  for (uint32_t i = 0; i < op->n_operands; ++i) {
+    int rc = guard(s, e, op, op->operands[i]);
+    if (rc != IX_CONT) return rc;
+  }
+  for (uint32_t l = 0; l < op->n_lists; ++l)
+    for (uint32_t i = 0; i < op->lists[l].n; ++i) {
+      int rc = guard(s, e, op, op->lists[l].items[i].value);
+      if (rc != IX_CONT) return rc;
+    }
+  if (op->kind == AIR_OP_GENERIC && op->n_regions && op->regions[0])
+    for (const air_op_t* o = op->regions[0]->first; o; o = o->next)
+      for (uint32_t i = 0; i < o->n_operands; ++i) {
+        int rc = guard(s, e, op, o->operands[i]);
+        if (rc != IX_CONT) return rc;
+      }
+  return IX_CONT;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Async dispatch                                                            */
+/*---------------------------------------------------------------------------*/
+
+/* Starts `op` on a strand of its own. Async: its token goes to the result and
+ * this strand moves on. Sync (a hierarchy op without result): this strand waits
+ * for the op's completion token. */
+static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync) {
+  ix_run_t* r = s->run;
+  ix_env_t* env = f->env;
+  ix_tok_t* t = ix_tok_new(r, op, sync ? NULL : s->scope);
+  ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
+  ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
+  bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
+  if (c && io && ix_chan_issue(s, env, op, &cf.ticket)) cf.tk_op = op;
+  ix_tok_t** wt = sync && c ? air_mem_alloc(&r->alloc, sizeof(ix_tok_t*)) : NULL;
+  if (!c || !ix_strand_extra(c, s, NULL, 0) || !ix_push(c, &cf) || (sync && !wt)) {
+    if (c) {
+      if (c->n) c->frames[0].env = NULL;
+      ix_strand_free(c);
+    }
+    air_mem_free(&r->alloc, wt);
+    if (t) ix_tok_unref(r, t);
+    return ix_oom(s);
+  }
+  ix_env_ref(env);
+  if (sync) {
+    ix_tok_ref(t);
+    wt[0] = t;
+    ix_frame_t wf = {.kind = IX_F_WAIT, .owner = op, .after = IX_AFTER_NEXT, .state = wt,
+                     .n_wait = 1};
+    if (!ix_push(s, &wf)) {
+      ix_tok_unref(r, t);
+      air_mem_free(&r->alloc, wt);
+      ix_strand_free(c);
+      ix_tok_unref(r, t);
+      return ix_oom(s);
+    }
+  } else {
+    ix_set(r, env, op->results[0], (ix_val_t){.p = t});
+    ix_next(s);
+  }
+  ix_spawn(r, c);
+  ix_tok_unref(r, t);
+  return IX_CONT;
+}
+
+static int step_wait(ix_strand_t* s, ix_frame_t* f) {
+  ix_tok_t** toks = f->state;
+  while (f->k < f->n_wait) {
+    ix_tok_t* t = toks[f->k];
+    if (!ix_tok_fired(t)) {
+      int rc = ix_park_tok(s, t, (f->flags & IX_FL_EDGE) ? IX_WHY_EDGE : IX_WHY_JOIN, f->owner, 0);
+      if (rc != IX_CONT) return rc;
+    }
+    f->k++;
+  }
+  uint8_t after = f->after;
+  ix_pop(s);
+  if (after == IX_AFTER_NEXT) ix_next(s);
+  return IX_CONT;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Block ends and the op switch                                              */
+/*---------------------------------------------------------------------------*/
+
+/* The terminator of the top frame's block was reached. */
+static int block_end(ix_strand_t* s, ix_frame_t* f) {
+  ix_run_t* r = s->run;
+  const air_op_t* term = f->pc;
+  const air_op_t* owner = f->owner;
+  switch (owner->kind) {
+    case AIR_OP_FOR:
+    case AIR_OP_AFFINE_FOR: return ix_end_for(s, f, term);
+    case AIR_OP_PARALLEL: return ix_end_instance(s, f, term);
+    case AIR_OP_REDUCE: return ix_end_reduce_region(s, f, term);
+    case AIR_OP_FUNC:
+    case AIR_OP_LAUNCH:
+    case AIR_OP_SEGMENT:
+    case AIR_OP_HERD: ix_pop(s); return IX_CONT;
+    default: break;
+  }
+  /* if / affine.if / execute / call: the terminator's values are the results. */
+  const air_vid_t* res = owner->results;
+  uint32_t nres = owner->n_results;
+  if (owner->kind == AIR_OP_EXECUTE && nres) {
+    res++;
+    nres--;
+  }
+  if (term->n_operands != nres)
+    return ix_failed(s, ix_err(r, term, AIR_STATUS_INTERNAL,
+                               "%s yields %u values for %u results", ix_opname(term),
+                               term->n_operands, nres));
+  ix_tv_t small[IX_TV_SMALL];
+  ix_tv_t* tv = ix_tv_get(r, small, nres);
+  if (!tv) return ix_oom(s);
+  air_status_t st = nres ? ix_capture(r, f->env, term, term->operands, nres, tv) : NULL;
+  if (st) {
+    ix_tv_put(r, small, tv);
+    return ix_failed(s, st);
+  }
+  ix_pop(s);
+  ix_bind(r, ix_top(s)->env, res, nres, tv);
+  ix_tv_put(r, small, tv);
+  ix_next(s);
+  return IX_CONT;
+}
+
+static int watched(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+  int64_t t0 = air_time_now_ns();
+  ix_watchdog_enter(s, op, false);
+  air_status_t st = air_opkind_class(op->kind) == AIR_OPC_LINALG ? ix_linalg(s, e, op)
+                                                                : ix_mem_op(s, e, op);
+  ix_watchdog_exit(s);
+  if (st) return ix_failed(s, st);
+  ix_trace(s, s->pe ? AIR_TRACK_PE : AIR_TRACK_HOST, s->pe ? s->pe->track : "host", op, t0);
+  ix_next(s);
+  return IX_CONT;
+}
+
+static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  bool inplace = f->kind == IX_F_OP;
+  air_opcls_t cls = air_opkind_class(op->kind);
+  if (!inplace && ix_is_async(op)) return dispatch(s, f, op, false);
+  if (!inplace && cls == AIR_OPC_HIER) return dispatch(s, f, op, true);
+  int rc = wait_ready(s, f->env, op);
+  if (rc != IX_CONT) return rc;
+  air_status_t st;
+  switch (cls) {
+    case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY:
+      st = ix_eval_scalar(r, f->env, op);
+      if (st) return ix_failed(s, st);
+      ix_next(s);
+      return IX_CONT;
+    case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC: case AIR_OPC_LOAD: case AIR_OPC_STORE:
+    case AIR_OPC_SUBVIEW: case AIR_OPC_RESHAPE:
+      if (!(op->kind == AIR_OP_ALLOC && ix_arena_alloc(r, f->env, op, &st)) &&
+          !(op->kind == AIR_OP_DEALLOC && ix_arena_dealloc(r, f->env, op, &st)))
+        st = ix_mem_op(s, f->env, op);
+      if (st) return ix_failed(s, st);
+      ix_next(s);
+      return IX_CONT;
+    case AIR_OPC_COPY:
+    case AIR_OPC_LINALG: return watched(s, f->env, op);
+    case AIR_OPC_FOR:
+    case AIR_OPC_AFFINE_FOR: return ix_op_for(s, f, op);
+    case AIR_OPC_IF:
+    case AIR_OPC_AFFINE_IF: return ix_op_if(s, f, op);
+    case AIR_OPC_PARALLEL: return ix_op_parallel(s, f, op);
+    case AIR_OPC_HIER: return ix_op_hier(s, f, op);
+    case AIR_OPC_CHANNEL_IO: return ix_chan_io(s, f, op);
+    case AIR_OPC_DMA: return ix_dma(s, f, op);
+    case AIR_OPC_CALL: return ix_op_call(s, f, op);
+    case AIR_OPC_WAIT_ALL: ix_next(s); return IX_CONT;
+    case AIR_OPC_EXECUTE: return ix_op_execute(s, f, op);
+    case AIR_OPC_TOKEN_ALLOC: {
+      ix_tok_t* t = op->n_results ? ix_tok_new(r, op, NULL) : NULL;
+      if (!t) return ix_oom(s);
+      atomic_store(&t->fired, 1);
+      ix_set(r, f->env, op->results[0], (ix_val_t){.p = t});
+      ix_tok_unref(r, t);
+      ix_next(s);
+      return IX_CONT;
+    }
+    default:
+      return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                                 "%s is not supported by the CPU executor here", ix_opname(op)));
+  }
+}
+
+static int step(ix_strand_t* s) {
+  ix_frame_t* f = ix_top(s);
+  if (f->kind == IX_F_WAIT) return step_wait(s, f);
+  if (f->kind == IX_F_REDUCE) return ix_step_reduce(s, f);
+  if (f->kind == IX_F_OPEN) return ix_step_open(s, f);
+  if (f->kind == IX_F_BODY && (!f->pc || !f->pc->next))
+    return f->pc ? block_end(s, f) : (ix_pop(s), IX_CONT);
+  return exec(s, f, f->pc);
+}
+
+static void strand_loop(ix_strand_t* s) {
+  ix_run_t* r = s->run;
+  for (;;) {
+    if (s->abandoned || ix_failing(r) || !s->n) {
+      ix_strand_exit(s);
+      return;
+    }
+    int rc = step(s);
+    if (rc == IX_PARKED) return;
+    if (rc == IX_ABANDONED) s->abandoned = true;
+  }
+}
+
+void ix_strand_run_inline(ix_strand_t* s) {
+  while (s->n && !ix_failing(s->run)) step(s);
+}
+
+void ix_strand_task(air_task_t* t, uint32_t worker) {
+  ix_strand_t* s = (ix_strand_t*)t;
+  s->worker = worker;
+  strand_loop(s);
+}

@@ -1,0 +1,350 @@
+/* memref.c - the memref op family: alloc, dealloc, load, store (and their
+ * affine forms), subview, collapse_shape/expand_shape/cast and memref.copy. */
+#include "hal/cpu/interp/memref.h"
+
+#include <string.h>
+
+#include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/pattern.h"
+#include "runtime/base/mem.h"
+
+/* Element address of `v` at `idx` after bounds checks; NULL when out of range. */
+static void* elem_ptr(const air_memref_t* v, const int64_t* idx, uint32_t n) {
+  if (n != v->rank || !v->data) return NULL;
+  int64_t off = v->offset;
+  for (uint32_t k = 0; k < n; ++k) {
+    if (idx[k] < 0 || idx[k] >= v->sizes[k]) return NULL;
+    off += idx[k] * v->strides[k];
+  }
+  return (char*)v->data + off * (int64_t)air_elem_size((air_elem_kind_t)v->elem);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Memory                                                                    */
+/*---------------------------------------------------------------------------*/
+
+/* Every memref.alloc is recorded so a program that forgets to dealloc (or fails
+ * half-way) still frees it when the run ends. */
+static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  const air_type_info_t* t = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
+  if (t->kind != AIR_TYPE_MEMREF || t->rank > AIR_MAX_RANK)
+    return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "memref.alloc of this type");
+  air_memref_t m;
+  memset(&m, 0, sizeof m);
+  m.elem = t->elem;
+  m.rank = t->rank;
+  uint32_t dyn = 0;
+  uint64_t count = 1;
+  for (uint32_t k = 0; k < t->rank; ++k) {
+    int64_t d = t->shape[k];
+    if (d == AIR_DIM_DYNAMIC) {
+      air_status_t st = dyn < op->n_operands
+                            ? ix_get_i(r, e, op, op->operands[dyn++], &d)
+                            : ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "missing dynamic size");
+      if (st) return st;
+    }
+    if (d < 0 || __builtin_mul_overflow(count, (uint64_t)d, &count) ||
+        count > (UINT64_C(1) << 40))
+      return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: size %lld is invalid",
+                    (long long)d);
+    m.sizes[k] = d;
+  }
+  int64_t stride = 1;
+  for (uint32_t k = t->rank; k-- > 0;) {
+    m.strides[k] = stride;
+    stride *= m.sizes[k] ? m.sizes[k] : 1;
+  }
+  size_t bytes = (size_t)count * air_elem_size(t->elem);
+  char* raw = air_mem_alloc(&r->alloc, bytes + 64);
+  if (!raw)
+    return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory (%zu bytes)",
+                  bytes);
+  char* data = (char*)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+  memset(data, 0, bytes);
+  pthread_mutex_lock(&r->mem_lock);
+  bool ok = air_ptrmap_put(&r->allocs, &r->alloc, data, raw);
+  pthread_mutex_unlock(&r->mem_lock);
+  if (!ok) {
+    air_mem_free(&r->alloc, raw);
+    return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory");
+  }
+  m.data = data;
+  ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return NULL;
+}
+
+static air_status_t op_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t* v;
+  air_status_t st = ix_get_view(r, e, op, op->operands[0], &v);
+  if (st) return st;
+  pthread_mutex_lock(&r->mem_lock);
+  void* raw = air_ptrmap_get(&r->allocs, v->data);
+  if (raw) air_ptrmap_del(&r->allocs, v->data);
+  pthread_mutex_unlock(&r->mem_lock);
+  if (!raw)
+    return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "memref.dealloc of memory that memref.alloc did not return or that was "
+                  "already freed");
+  air_mem_free(&r->alloc, raw);
+  return NULL;
+}
+
+void ix_allocs_free(ix_run_t* r) {
+  air_ptrmap_t* m = &r->allocs;
+  for (uint32_t i = 0; i < m->cap; ++i) { /* live keys: neither NULL nor (void*)1 (ptrmap.h) */
+    const void* k = m->keys[i];
+    if (k && k != (const void*)(uintptr_t)1) air_mem_free(&r->alloc, m->vals[i]);
+  }
+  air_ptrmap_free(m, &r->alloc);
+}
+
+/* affine.load/store: the indices are the results of the op's map applied to the
+ * operands from `first` on. */
+static air_status_t affine_indices(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t first,
+                                   int64_t* idx, uint32_t* n) {
+  const air_attr_t* m = air_ir_attr_resolve(r->p, &op->value);
+  uint32_t nd = op->iaux[0], nops = op->n_operands - first;
+  if (!m || m->kind != AIR_ATTR_MAP || !m->map || (m->map->n_results && !m->map->results) ||
+      nops > 32 || nd != m->map->n_dims || nops != nd + m->map->n_syms)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s operands do not match its map",
+                  ix_opname(op));
+  if (m->map->n_results > AIR_MAX_RANK)
+    return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s of rank %u (at most %d)", ix_opname(op),
+                  m->map->n_results, AIR_MAX_RANK);
+  int64_t vals[32];
+  air_status_t st;
+  for (uint32_t i = 0; i < nops; ++i)
+    if ((st = ix_get_i(r, e, op, op->operands[first + i], &vals[i]))) return st;
+  for (uint32_t k = 0; k < m->map->n_results; ++k)
+    if (!air_aff_eval(m->map->results[k], vals, vals + nd, &idx[k]))
+      return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: division by zero or overflow",
+                    ix_opname(op));
+  *n = m->map->n_results;
+  return NULL;
+}
+
+static air_status_t op_access(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  bool load = air_opkind_class(op->kind) == AIR_OPC_LOAD;
+  uint32_t first = load ? 1 : 2;
+  if (op->n_operands < first)
+    return ix_err(r, op, AIR_STATUS_INTERNAL, "malformed %s", ix_opname(op));
+  air_memref_t* v;
+  air_status_t st = ix_get_view(r, e, op, op->operands[first - 1], &v);
+  if (st) return st;
+  int64_t idx[AIR_MAX_RANK];
+  uint32_t n = op->n_operands - first;
+  if (op->kind == AIR_OP_AFFINE_LOAD || op->kind == AIR_OP_AFFINE_STORE) {
+    if ((st = affine_indices(r, e, op, first, idx, &n))) return st;
+  } else {
+    if (n > AIR_MAX_RANK) n = AIR_MAX_RANK + 1;
+    for (uint32_t k = 0; k < n && k < AIR_MAX_RANK; ++k)
+      if ((st = ix_get_i(r, e, op, op->operands[first + k], &idx[k]))) return st;
+  }
+  void* p = elem_ptr(v, idx, n);
+  if (!p) {
+    char nb[64];
+    return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: index out of bounds of %s",
+                  ix_opname(op), ix_vname(r, op->operands[first - 1], nb, sizeof nb));
+  }
+  bool fl = air_elem_is_float((air_elem_kind_t)v->elem);
+  if (load) {
+    ix_val_t x;
+    if (fl)
+      x.f = ix_load_f(p, v->elem);
+    else
+      x.i = ix_load_i(p, v->elem);
+    ix_set(r, e, op->results[0], x);
+  } else {
+    ix_val_t* x = ix_slot(r, e, op->operands[0]);
+    if (!x) return ix_err(r, op, AIR_STATUS_INTERNAL, "memref.store: value missing");
+    if (fl)
+      ix_store_f(p, v->elem, x->f);
+    else
+      ix_store_i(p, v->elem, x->i);
+  }
+  return NULL;
+}
+
+/* Result rank below the size count drops unit dimensions (MLIR rank reduction):
+ * sizes of 1 that the result type does not keep. */
+static air_status_t op_subview(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t* src;
+  air_status_t st = ix_get_view(r, e, op, op->operands[0], &src);
+  if (st) return st;
+  const air_type_info_t* rt = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
+  uint32_t n = src->rank;
+  if (op->n_lists < 3 || op->lists[0].n != n || op->lists[1].n != n || op->lists[2].n != n ||
+      rt->kind != AIR_TYPE_MEMREF || rt->rank > n)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "memref.subview needs one offset, size and stride per source dimension");
+  air_memref_t m = *src;
+  m.rank = 0;
+  uint32_t keep_left = rt->rank, j = 0;
+  for (uint32_t k = 0; k < n; ++k) {
+    int64_t o, s, t;
+    if ((st = ix_get_ix(r, e, op, &op->lists[0].items[k], &o)) ||
+        (st = ix_get_ix(r, e, op, &op->lists[1].items[k], &s)) ||
+        (st = ix_get_ix(r, e, op, &op->lists[2].items[k], &t)))
+      return st;
+    if (o < 0 || s < 0 || t < 1 || (s && o + (s - 1) * t >= src->sizes[k]))
+      return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
+                    "memref.subview: dimension #%u [%lld, size %lld, stride %lld] exceeds %lld",
+                    k, (long long)o, (long long)s, (long long)t, (long long)src->sizes[k]);
+    m.offset += o * src->strides[k];
+    bool keep = j < rt->rank && (rt->shape[j] == s || rt->shape[j] == AIR_DIM_DYNAMIC) &&
+                (s != 1 || n - k <= keep_left);
+    if (!keep && s != 1)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                    "memref.subview: size %lld of dimension #%u does not match the result type",
+                    (long long)s, k);
+    if (keep) {
+      m.sizes[m.rank] = s;
+      m.strides[m.rank] = src->strides[k] * t;
+      m.rank++;
+      j++;
+      keep_left--;
+    }
+  }
+  if (m.rank != rt->rank)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "memref.subview: result rank does not match its type");
+  ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return NULL;
+}
+
+/* True when view `m` is row-major contiguous over its dimensions. */
+static bool contiguous(const air_memref_t* m) {
+  int64_t stride = 1;
+  for (uint32_t k = m->rank; k-- > 0;) {
+    if (m->sizes[k] != 1 && m->strides[k] != stride) return false;
+    stride *= m->sizes[k];
+  }
+  return true;
+}
+
+/* collapse_shape / expand_shape / cast make a new view of the same memory. The
+ * reshapes are implemented for contiguous identity-layout sources, where the
+ * result is again row-major; MLIR also allows some strided ones. */
+static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t* src;
+  air_status_t st = ix_get_view(r, e, op, op->operands[0], &src);
+  if (st) return st;
+  const air_type_info_t* st_t = air_ir_type(r->p, air_ir_value_type(r->p, op->operands[0]));
+  const air_type_info_t* rt = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
+  if (rt->kind != AIR_TYPE_MEMREF || rt->rank > AIR_MAX_RANK)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s needs a memref result of rank <= %d",
+                  ix_opname(op), AIR_MAX_RANK);
+  air_memref_t m = *src;
+  if (op->kind == AIR_OP_MEMREF_CAST) {
+    if (rt->rank != src->rank)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "memref.cast changes the rank");
+    for (uint32_t k = 0; k < rt->rank; ++k)
+      if (rt->shape[k] != AIR_DIM_DYNAMIC && rt->shape[k] != src->sizes[k])
+        return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                      "memref.cast: dimension %u is %lld, not %lld", k,
+                      (long long)src->sizes[k], (long long)rt->shape[k]);
+    ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+    return NULL;
+  }
+  if (st_t->layout || !contiguous(src))
+    return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                  "%s of a strided or non-contiguous memref (only contiguous identity-layout "
+                  "sources are supported)",
+                  ix_opname(op));
+  bool collapse = op->kind == AIR_OP_COLLAPSE_SHAPE;
+  const air_ixlist_t* groups = op->n_lists > 1 ? &op->lists[1] : NULL;
+  uint32_t lo_rank = collapse ? rt->rank : src->rank, hi_rank = collapse ? src->rank : rt->rank;
+  if (!groups || groups->n != lo_rank)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: reassociation does not match the types",
+                  ix_opname(op));
+  m.rank = rt->rank;
+  uint32_t k = 0;
+  for (uint32_t g = 0; g < groups->n; ++g) {
+    int64_t n = groups->items[g].cst, prod = 1;
+    if (n < 1 || n > (int64_t)(hi_rank - k))
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: malformed reassociation",
+                    ix_opname(op));
+    int64_t dyn_at = -1;
+    for (int64_t j = 0; j < n; ++j, ++k) {
+      int64_t sz;
+      if (collapse) {
+        sz = src->sizes[k];
+      } else if (op->n_lists > 2 && k < op->lists[2].n) {
+        if ((st = ix_get_ix(r, e, op, &op->lists[2].items[k], &sz))) return st;
+      } else if (rt->shape[k] != AIR_DIM_DYNAMIC) {
+        sz = rt->shape[k];
+      } else if (dyn_at < 0) {
+        /* one `?` per group without output_shape: what the source size leaves */
+        dyn_at = k;
+        sz = 1;
+      } else {
+        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                      "memref.expand_shape: dynamic sizes need output_shape");
+      }
+      if (sz < 0 || __builtin_mul_overflow(prod, sz, &prod))
+        return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: size %lld is invalid",
+                      ix_opname(op), (long long)sz);
+      if (!collapse) m.sizes[k] = sz;
+    }
+    if (collapse) {
+      m.sizes[g] = prod;
+    } else if (dyn_at >= 0 && prod > 0 && src->sizes[g] % prod == 0) {
+      m.sizes[dyn_at] = src->sizes[g] / prod;
+    } else if (prod != src->sizes[g]) {
+      return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
+                    "memref.expand_shape: group #%u has %lld elements but source dimension %u "
+                    "has %lld",
+                    g, (long long)prod, g, (long long)src->sizes[g]);
+    }
+  }
+  if (collapse)
+    for (uint32_t i = 0; i < rt->rank; ++i)
+      if (rt->shape[i] != AIR_DIM_DYNAMIC && rt->shape[i] != m.sizes[i])
+        return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                      "memref.collapse_shape: dimension %u is %lld, not %lld", i,
+                      (long long)m.sizes[i], (long long)rt->shape[i]);
+  int64_t stride = 1;
+  for (uint32_t i = m.rank; i-- > 0;) {
+    m.strides[i] = stride;
+    stride *= m.sizes[i] ? m.sizes[i] : 1;
+  }
+  ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return NULL;
+}
+
+static air_status_t op_copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t *s, *d;
+  air_status_t st = ix_get_view(r, e, op, op->operands[0], &s);
+  if (!st) st = ix_get_view(r, e, op, op->operands[1], &d);
+  if (st) return st;
+  bool same = s->rank == d->rank && s->elem == d->elem;
+  for (uint32_t k = 0; same && k < s->rank; ++k) same = s->sizes[k] == d->sizes[k];
+  if (!same)
+    return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                  "memref.copy needs source and target of the same shape and element type");
+  ix_pat_t sp, dp;
+  uint32_t es = air_elem_size((air_elem_kind_t)s->elem);
+  const char* why = ix_pat_make(s, es, 0, NULL, 0, NULL, NULL, &sp);
+  if (!why) why = ix_pat_make(d, es, 0, NULL, 0, NULL, NULL, &dp);
+  if (why) return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "memref.copy: %s", why);
+  ix_pat_copy(&dp, &sp);
+  return NULL;
+}
+
+air_status_t ix_mem_op(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  switch (op->kind) {
+    case AIR_OP_ALLOC: return op_alloc(r, e, op);
+    case AIR_OP_DEALLOC: return op_dealloc(r, e, op);
+    case AIR_OP_LOAD:
+    case AIR_OP_STORE:
+    case AIR_OP_AFFINE_LOAD:
+    case AIR_OP_AFFINE_STORE: return op_access(r, e, op);
+    case AIR_OP_SUBVIEW: return op_subview(r, e, op);
+    case AIR_OP_COLLAPSE_SHAPE:
+    case AIR_OP_EXPAND_SHAPE:
+    case AIR_OP_MEMREF_CAST: return op_reshape(r, e, op);
+    case AIR_OP_COPY: return op_copy(r, e, op);
+    default: return ix_err(r, op, AIR_STATUS_INTERNAL, "not a memref op");
+  }
+}

@@ -1,0 +1,15 @@
+/* memref.h - the memref op family: alloc, dealloc, load, store (and affine
+ * forms), subview, the reshapes, memref.copy. Handlers compute and never park.
+ * Every memref.alloc is recorded in the run (r->allocs) so a program that
+ * forgets to dealloc, or fails half-way, still frees it when the run ends. */
+#ifndef AIR_HAL_CPU_INTERP_MEMREF_H_
+#define AIR_HAL_CPU_INTERP_MEMREF_H_
+
+#include "hal/cpu/interp/strand.h"
+
+/* Runs one op of the family in `e`. */
+air_status_t ix_mem_op(ix_strand_t* s, ix_env_t* e, const air_op_t* op);
+/* Frees every allocation still recorded, and the record. */
+void ix_allocs_free(ix_run_t* r);
+
+#endif /* AIR_HAL_CPU_INTERP_MEMREF_H_ */

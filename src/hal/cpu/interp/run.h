@@ -1,0 +1,106 @@
+/* run.h - the run object: one execution of an entry function, the state every
+ * higher floor hangs off, its hooks, and the errors and names ops report with.
+ * Memory comes from the run's allocator through runtime/base/mem.h
+ * (air_mem_alloc(&r->alloc, ...)).
+ *
+ * A lower floor never calls a higher one; where it must hand control upward it
+ * calls a hook the start floor installs (`hooks`): a strand's pool task, the
+ * deadlock report, and the end of the run. Structs of higher floors appear here
+ * only as pointers. */
+#ifndef AIR_HAL_CPU_INTERP_RUN_H_
+#define AIR_HAL_CPU_INTERP_RUN_H_
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu/interp/interp.h"
+#include "hal/cpu/interp/types.h"
+#include "runtime/base/ptrmap.h"
+
+typedef struct ix_run_t ix_run_t;
+struct ix_waiter_t;  /* sync.h */
+struct ix_wake_t;    /* sync.h */
+struct ix_space_t;   /* channel.c */
+struct ix_watched_t; /* watchdog.c */
+struct ix_waves_t;   /* waves.c */
+
+/* Upward calls, installed by start.c: lower floors call these instead of naming
+ * the functions above them. */
+typedef struct ix_hooks_t {
+  /* The pool task of a spawned strand (loop.c). */
+  air_task_fn_t strand_task;
+  /* Under the run lock: live strands exist and none can run. Fails the run with
+   * a report of every parked strand (stall.c). */
+  void (*stalled)(ix_run_t* r, struct ix_wake_t* w);
+  /* The last strand has left the run (not under the lock): the run ends. */
+  void (*ended)(ix_run_t* r);
+} ix_hooks_t;
+
+struct ix_run_t {
+  /* Kept initialised while a run waits in its prep's free list. */
+  pthread_mutex_t lock;
+  pthread_mutex_t mem_lock;
+  pthread_cond_t wd_cond;
+  struct ix_run_t* next_free;
+
+  /* Everything from here is cleared when a run starts. */
+  air_allocator_t alloc;
+  const air_program_t* p;
+  const air_context_t* ctx;
+  air_pool_t* pool;
+  air_trace_t* trace;
+  int64_t watchdog_ns;
+  air_interp_done_fn_t done;
+  void* user;
+  const ix_hooks_t* hooks;
+
+  air_interp_prep_t* prep; /* a reference; NULL: the tables below are the run's own */
+  uint32_t live, active, abandoned;  /* strands (under the lock) */
+  struct ix_waiter_t* parked;        /* every parked strand (under the lock) */
+  _Atomic int failing;
+  air_status_t status;
+  bool done_called;
+
+  ix_tables_t tab;
+  struct ix_space_t* spaces;     /* every channel space made (under the lock) */
+  struct ix_space_t* root_space;
+
+  air_ptrmap_t allocs;     /* memref.alloc data -> raw allocation (under mem_lock) */
+
+  struct ix_watched_t* watched; /* per pool worker, when there is a watchdog */
+  uint32_t n_watched;
+  bool wd_stop;
+  /* The watchdog thread, joined by the strand that ends the run: its last touch
+   * of the run (and of the allocator) then happens before that strand's worker
+   * finishes, so draining the pool orders every free of an abandoned run. */
+  bool wd_running;
+  pthread_t wd_thread;
+
+  struct ix_waves_t* waves; /* the schedule path's state; NULL: the dynamic path */
+};
+
+/* A run object with its mutexes initialised and nothing else (NULL when out of
+ * memory); ix_run_destroy undoes it. */
+ix_run_t* ix_run_new(const air_allocator_t* a);
+void ix_run_destroy(ix_run_t* r, air_allocator_t a);
+
+static inline bool ix_failing(ix_run_t* r) {
+  return atomic_load_explicit(&r->failing, memory_order_acquire) != 0;
+}
+
+/* `file:line:col: error: ` statuses for an op. */
+air_status_t ix_err(ix_run_t* r, const air_op_t* op, air_status_code_t code, const char* fmt,
+                    ...) __attribute__((format(printf, 4, 5)));
+/* The same, for program `p` without a run. */
+air_status_t ix_err_in(const air_allocator_t* a, const air_program_t* p, const air_op_t* op,
+                       air_status_code_t code, const char* fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+const char* ix_opname(const air_op_t* op);
+/* The string attribute `name` of `op`, or NULL. */
+const char* ix_attr_str(const ix_run_t* r, const air_op_t* op, const char* name);
+/* "%name" of a value into buf. */
+const char* ix_vname(const ix_run_t* r, air_vid_t v, char* buf, size_t n);
+
+#endif /* AIR_HAL_CPU_INTERP_RUN_H_ */

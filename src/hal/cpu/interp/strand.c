@@ -1,0 +1,177 @@
+/* strand.c - strands joining and leaving a run, their frame stacks, and the
+ * helpers every op handler uses to fail, park on a token or pass values on. */
+#include "hal/cpu/interp/strand.h"
+
+#include <string.h>
+
+#include "runtime/base/mem.h"
+
+ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t* pe,
+                           struct ix_space_t* space) {
+  ix_strand_t* s = air_mem_calloc(&r->alloc, 1, sizeof *s);
+  if (!s) return NULL;
+  s->run = r;
+  s->w.task.fn = r->hooks->strand_task;
+  s->join = join;
+  s->scope = scope;
+  s->pe = pe;
+  s->space = space;
+  if (join) ix_tok_ref(join);
+  if (scope) ix_tok_ref(scope);
+  return s;
+}
+
+bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* more, uint32_t n) {
+  uint32_t have = from ? from->n_extra : 0;
+  if (!have && !n) return true;
+  c->extra = air_mem_alloc(&c->run->alloc, (have + n) * sizeof(ix_tok_t*));
+  if (!c->extra) return false;
+  for (uint32_t i = 0; i < have + n; ++i) {
+    c->extra[i] = i < have ? from->extra[i] : more[i - have];
+    ix_tok_ref(c->extra[i]);
+  }
+  c->n_extra = have + n;
+  return true;
+}
+
+void ix_strand_free(ix_strand_t* s) {
+  ix_run_t* r = s->run;
+  while (s->n) ix_pop(s);
+  for (uint32_t i = 0; i < s->n_extra; ++i) ix_tok_unref(r, s->extra[i]);
+  air_mem_free(&r->alloc, s->extra);
+  if (s->join) ix_tok_unref(r, s->join);
+  if (s->scope) ix_tok_unref(r, s->scope);
+  air_mem_free(&r->alloc, s->frames);
+  air_mem_free(&r->alloc, s);
+}
+
+void ix_spawn(ix_run_t* r, ix_strand_t* s) {
+  ix_lock(r);
+  if (s->join) s->join->pending++;
+  r->live++;
+  r->active++;
+  ix_unlock(r);
+  air_pool_submit(r->pool, &s->w.task);
+}
+
+/* When every strand but abandoned ones has left, the outcome is known. */
+bool ix_take_early_done(ix_run_t* r, air_status_t* st) {
+  if (r->done_called || !r->abandoned || r->live != r->abandoned) return false;
+  r->done_called = true;
+  *st = r->status;
+  r->status = NULL;
+  return true;
+}
+
+/* Everything touching the run happens under the lock, woken strands included:
+ * once this strand has left, another may end the run and free it the moment the
+ * lock is released. The last strand hands the run to the `ended` hook. */
+void ix_strand_exit(ix_strand_t* s) {
+  ix_run_t* r = s->run;
+  ix_wake_t w = {0};
+  air_status_t early = NULL;
+  air_interp_done_fn_t done = r->done;
+  void* user = r->user;
+  while (s->n) ix_pop(s);
+  ix_lock(r);
+  if (s->join) ix_tok_unhold_locked(r, s->join, &w);
+  if (s->abandoned) r->abandoned--;
+  ix_strand_free(s);
+  r->live--;
+  r->active--;
+  bool call_done = ix_take_early_done(r, &early);
+  bool last = r->live == 0;
+  if (!last && r->active == 0 && !ix_failing(r)) r->hooks->stalled(r, &w);
+  ix_wake_flush(r, &w);
+  ix_unlock(r);
+  if (call_done) done(user, early);
+  if (last) r->hooks->ended(r);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Frames                                                                    */
+/*---------------------------------------------------------------------------*/
+
+bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
+  if (s->n == s->cap) {
+    uint32_t cap = s->cap ? s->cap * 2 : 4;
+    const air_allocator_t* a = &s->run->alloc;
+    ix_frame_t* nf = s->fixed_frames ? a->alloc(a->self, cap * sizeof(*nf))
+                                     : a->realloc(a->self, s->frames, cap * sizeof(*nf));
+    if (!nf) return false;
+    if (s->fixed_frames) memcpy(nf, s->frames, s->n * sizeof(*nf));
+    s->fixed_frames = false;
+    s->frames = nf;
+    s->cap = cap;
+  }
+  s->frames[s->n++] = *f;
+  return true;
+}
+
+void ix_pop(ix_strand_t* s) {
+  ix_run_t* r = s->run;
+  ix_frame_t* f = &s->frames[--s->n];
+  if (f->kind == IX_F_WAIT) {
+    ix_tok_t** toks = f->state;
+    for (uint32_t i = 0; i < f->n_wait; ++i) ix_tok_unref(r, toks[i]);
+    air_mem_free(&r->alloc, toks);
+  } else if (f->state) {
+    ix_shared_unref(r, f->state);
+  }
+  if (f->env) ix_env_unref(r, f->env);
+}
+
+void ix_next(ix_strand_t* s) {
+  ix_frame_t* f = ix_top(s);
+  if (f->kind == IX_F_OP)
+    ix_pop(s);
+  else
+    f->pc = f->pc->next;
+}
+
+/*---------------------------------------------------------------------------*/
+/* What op handlers share                                                    */
+/*---------------------------------------------------------------------------*/
+
+int ix_failed(ix_strand_t* s, air_status_t st) {
+  ix_fail(s->run, st);
+  return IX_FAILED;
+}
+
+int ix_oom(ix_strand_t* s) {
+  return ix_failed(s, AIR_STATUS_OOM(&s->run->alloc, "executor state"));
+}
+
+/* Parks on token `t` unless it fired. */
+int ix_park_tok(ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op, air_vid_t v) {
+  ix_run_t* r = s->run;
+  ix_wake_t w = {0};
+  ix_lock(r);
+  if (ix_tok_fired(t)) {
+    ix_unlock(r);
+    return IX_CONT;
+  }
+  s->w.park = (ix_park_t){.why = why, .op = op, .vid = v, .tok = t};
+  bool parked = ix_park_locked(r, &s->w, &t->waiters, &w);
+  ix_unlock(r);
+  ix_wake_flush(r, &w);
+  return parked ? IX_PARKED : IX_FAILED;
+}
+
+/* Copies `n` values from `src` (read in env `se`) to `dst` (bound in env `de`). */
+int ix_transfer(ix_strand_t* s, const air_op_t* op, ix_env_t* se, const air_vid_t* src,
+                ix_env_t* de, const air_vid_t* dst, uint32_t n) {
+  ix_run_t* r = s->run;
+  if (!n) return IX_CONT;
+  ix_tv_t small[IX_TV_SMALL];
+  ix_tv_t* tv = ix_tv_get(r, small, n);
+  if (!tv) return ix_oom(s);
+  air_status_t st = ix_capture(r, se, op, src, n, tv);
+  if (st) {
+    ix_tv_put(r, small, tv);
+    return ix_failed(s, st);
+  }
+  ix_bind(r, de, dst, n, tv);
+  ix_tv_put(r, small, tv);
+  return IX_CONT;
+}

@@ -1,0 +1,126 @@
+/* strand.h - strands: the unit of work. A strand is an explicit stack of frames
+ * (block being run, next op, loop state) run by pool tasks; every PE, async op
+ * and hierarchy instance is one. A strand that cannot go on parks (its waiter,
+ * sync.h) and gives its worker back; whoever changes what it waits for re-queues
+ * it and it retries the op from the start, so every op is written to be
+ * idempotent up to the point where it may park.
+ *
+ * Completion: a strand joins a token (`join`, one pending count while the strand
+ * lives) and makes its new tokens children of `scope`, so a token fires when its
+ * op and everything dispatched inside it are done.
+ *
+ * Extension point: a new frame kind is an IX_F_* here and its step in loop.c;
+ * state a frame shares with other frames or strands is an ix_shared_t (its
+ * release hook frees it when the last frame lets go). */
+#ifndef AIR_HAL_CPU_INTERP_STRAND_H_
+#define AIR_HAL_CPU_INTERP_STRAND_H_
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu/interp/env.h"
+
+enum {
+  IX_F_BODY = 1, /* runs a block's ops from `pc` */
+  IX_F_OP,       /* runs the one op `pc` (a dispatched op's strand) */
+  IX_F_WAIT,     /* waits for the tokens in `state` */
+  IX_F_REDUCE,   /* folds scf.parallel instances' values (parallel.c) */
+  IX_F_OPEN,     /* opens the schedule's waves (waves.c) */
+};
+enum { IX_FL_SEQ = 1,                /* scf.parallel run in sequence, instance by instance */
+       IX_FL_EDGE = 2 };             /* F_WAIT on in-wave predecessors (schedule path) */
+enum { IX_AFTER_NONE = 0, IX_AFTER_NEXT };
+
+/* Frame state shared by reference (scf.parallel's, between its instances and
+ * the reducing strand). */
+typedef struct ix_shared_t {
+  _Atomic uint32_t refs;
+  void (*free)(ix_run_t* r, struct ix_shared_t* self);
+} ix_shared_t;
+
+static inline void ix_shared_ref(ix_shared_t* x) { atomic_fetch_add(&x->refs, 1); }
+static inline void ix_shared_unref(ix_run_t* r, ix_shared_t* x) {
+  if (atomic_fetch_sub_explicit(&x->refs, 1, memory_order_acq_rel) == 1) x->free(r, x);
+}
+
+typedef struct ix_frame_t {
+  uint8_t kind, flags, after;
+  const air_op_t* owner;   /* op this frame executes or belongs to */
+  const air_op_t* pc;      /* BODY / OP: op to run next */
+  ix_env_t* env;           /* a ref */
+  int64_t iv, ub, step;    /* loops */
+  uint64_t inst, k;        /* parallel instance; reduce progress */
+  const air_op_t* tk_op;   /* channel op holding `ticket` (its issue order) */
+  uint64_t ticket;
+  void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
+  uint32_t n_wait;
+} ix_frame_t;
+
+typedef struct ix_strand_t {
+  ix_waiter_t w;           /* first: the pool hands back &w.task */
+  ix_run_t* run;
+  ix_frame_t* frames;
+  uint32_t n, cap;
+  ix_tok_t* join;          /* released when the strand ends (a ref) */
+  ix_tok_t* scope;         /* parent of tokens this strand makes (a ref) */
+  ix_pe_t* pe;             /* borrowed: the herd body env outlives the strand */
+  struct ix_space_t* space; /* channel state of its launch instance (run-owned) */
+  /* Tokens every op this strand runs waits for first (refs): the init tokens of
+   * the scf.parallel instances it belongs to, passed on to what it dispatches. */
+  ix_tok_t** extra;
+  uint32_t n_extra;
+  uint32_t worker;
+  bool abandoned;          /* a watchdog gave up on its kernel */
+  bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
+} ix_strand_t;
+
+/* Every waiter is a strand's. */
+static inline ix_strand_t* ix_strand_of(ix_waiter_t* w) { return (ix_strand_t*)w; }
+
+/* What a step of a strand did: the op completed or pushed a frame (CONT), the
+ * strand parked (PARKED: it may already run elsewhere, touch nothing), the run
+ * failed (FAILED), or the watchdog abandoned the op (ABANDONED). */
+enum { IX_CONT = 0, IX_PARKED, IX_FAILED, IX_ABANDONED };
+
+/* Ops dispatched as strands of their own on the dynamic path (they have a token). */
+static inline bool ix_is_async(const air_op_t* op) {
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_HIER: case AIR_OPC_CHANNEL_IO: case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL:
+    case AIR_OPC_EXECUTE:
+      return op->n_results > 0;
+    default: return false;
+  }
+}
+
+ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t* pe,
+                           struct ix_space_t* space);
+/* Gives `c` the tokens of `from` (may be NULL) plus `n` more (references taken). */
+bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* more, uint32_t n);
+/* Frees a strand that was never spawned. */
+void ix_strand_free(ix_strand_t* s);
+/* Queues a new strand (counts it live and joined). */
+void ix_spawn(ix_run_t* r, ix_strand_t* s);
+/* A strand with no frames left leaves the run; the last one ends it. */
+void ix_strand_exit(ix_strand_t* s);
+/* Under lock: when only abandoned strands remain, hands out the final status
+ * once (`done` is then called early; see start.c). */
+bool ix_take_early_done(ix_run_t* r, air_status_t* st);
+
+bool ix_push(ix_strand_t* s, const ix_frame_t* f);
+void ix_pop(ix_strand_t* s);
+static inline ix_frame_t* ix_top(ix_strand_t* s) { return &s->frames[s->n - 1]; }
+/* The op at the top frame completed: advance past it (a dispatched op's frame
+ * is popped). */
+void ix_next(ix_strand_t* s);
+
+/* Makes `st` the run's failure (if first) and returns IX_FAILED. */
+int ix_failed(ix_strand_t* s, air_status_t st);
+int ix_oom(ix_strand_t* s);
+/* Parks on token `t` unless it fired (IX_CONT then). */
+int ix_park_tok(ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op, air_vid_t v);
+/* Copies `n` values read in env `se` to `dst` bound in env `de`. */
+int ix_transfer(ix_strand_t* s, const air_op_t* op, ix_env_t* se, const air_vid_t* src,
+                ix_env_t* de, const air_vid_t* dst, uint32_t n);
+
+#endif /* AIR_HAL_CPU_INTERP_STRAND_H_ */

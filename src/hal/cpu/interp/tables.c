@@ -1,0 +1,352 @@
+/* tables.c - the per-program tables (value slots, block layouts and purity,
+ * functions, channel declarations) and preps, which hold them for every run of
+ * one program and keep finished runs for reuse. */
+#include "hal/cpu/interp/tables.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime/base/mem.h"
+#include "runtime/base/status_util.h"
+
+typedef struct build_t {
+  ix_tables_t* t;
+  const air_allocator_t* a;
+  const air_program_t* p;
+} build_t;
+
+static uint8_t kind_of(const air_program_t* p, air_tid_t t) {
+  const air_type_info_t* ti = air_ir_type(p, t);
+  return ti->kind == AIR_TYPE_TOKEN ? IX_K_TOKEN
+         : ti->kind == AIR_TYPE_MEMREF ? IX_K_MEMREF
+                                       : IX_K_SCALAR;
+}
+
+static uint32_t count_blocks(const air_op_t* op) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < op->n_regions; ++i) {
+    const air_block_t* b = op->regions[i];
+    if (!b) continue;
+    ++n;
+    for (const air_op_t* o = b->first; o; o = o->next) n += count_blocks(o);
+  }
+  return n;
+}
+
+static void assign(ix_tables_t* t, ix_binfo_t* bi, air_vid_t v, uint32_t depth) {
+  if (!v || v >= t->n_values) return;
+  ix_vinfo_t* vi = &t->vinfo[v];
+  vi->slot = (int32_t)bi->n_slots;
+  vi->depth = depth;
+  bi->kinds[bi->n_slots++] = vi->kind;
+  if (vi->kind == IX_K_MEMREF) vi->view = (int32_t)bi->n_views++;
+}
+
+static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uint32_t* next);
+
+static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t depth,
+                                uint32_t* next) {
+  ix_tables_t* t = b->t;
+  ix_binfo_t* bi = &t->binfos[(*next)++];
+  bi->block = blk;
+  bi->depth = depth;
+  uint32_t n = blk->n_args;
+  for (const air_op_t* o = blk->first; o; o = o->next) n += o->n_results;
+  bi->kinds = air_mem_calloc(b->a, n ? n : 1, 1);
+  if (!bi->kinds || !air_ptrmap_put(&t->blocks, b->a, blk, bi))
+    return AIR_STATUS_OOM(b->a, "block tables");
+  for (uint32_t i = 0; i < blk->n_args; ++i) assign(t, bi, blk->args[i], depth);
+  for (const air_op_t* o = blk->first; o; o = o->next)
+    for (uint32_t i = 0; i < o->n_results; ++i) assign(t, bi, o->results[i], depth);
+  for (const air_op_t* o = blk->first; o; o = o->next)
+    AIR_RETURN_IF_ERROR(build_op(b, o, depth + 1, next));
+  return NULL;
+}
+
+static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uint32_t* next) {
+  ix_tables_t* t = b->t;
+  if (op->kind == AIR_OP_EXECUTE && op->n_results)
+    for (uint32_t i = 1; i < op->n_results; ++i)
+      if (op->results[i] < t->n_values) t->vinfo[op->results[i]].guard = op->results[0];
+  for (uint32_t i = 0; i < op->n_regions; ++i)
+    if (op->regions[i]) AIR_RETURN_IF_ERROR(build_block(b, op->regions[i], depth, next));
+  return NULL;
+}
+
+/* A block that can never park: no AIR ops, tokens, calls of bodies or results of
+ * air.execute. scf.parallel runs such bodies in sequence; the inline path runs
+ * such entry bodies on the caller's worker. */
+static bool pure_block(const ix_tables_t* t, const air_block_t* b) {
+  for (const air_op_t* o = b->first; o; o = o->next) {
+    switch (air_opkind_class(o->kind)) {
+      case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+      case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
+      case AIR_OPC_LOAD: case AIR_OPC_STORE: case AIR_OPC_COPY: case AIR_OPC_SUBVIEW:
+      case AIR_OPC_RESHAPE:
+      case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
+      case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
+      case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
+        break;
+      case AIR_OPC_CALL: {
+        const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;
+        if (f && f->n_regions) return false;
+        break;
+      }
+      default: return false;
+    }
+    for (uint32_t i = 0; i < o->n_operands; ++i) {
+      air_vid_t v = o->operands[i];
+      if (v < t->n_values && (t->vinfo[v].guard || t->vinfo[v].kind == IX_K_TOKEN)) return false;
+    }
+    for (uint32_t i = 0; i < o->n_results; ++i)
+      if (o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN) return false;
+    for (uint32_t i = 0; i < o->n_regions; ++i)
+      if (o->regions[i] && !pure_block(t, o->regions[i])) return false;
+  }
+  return true;
+}
+
+/* Straight-line ops only, none that runs user code or loops over memory: a run
+ * costs about as much as starting one, so queues need not spread such runs. */
+static bool straight_block(const air_block_t* b) {
+  for (const air_op_t* o = b->first; o; o = o->next) {
+    if (o->n_regions) return false;
+    switch (air_opkind_class(o->kind)) {
+      case AIR_OPC_CALL: case AIR_OPC_LINALG: case AIR_OPC_COPY: return false;
+      default: break;
+    }
+  }
+  return true;
+}
+
+static int func_cmp(const void* a, const void* b) {
+  return strcmp((*(const air_op_t* const*)a)->sym, (*(const air_op_t* const*)b)->sym);
+}
+
+/*---------------------------------------------------------------------------*/
+/* Channel declarations                                                      */
+/*---------------------------------------------------------------------------*/
+
+static int chan_cmp(const void* a, const void* b) {
+  return strcmp(((const ix_chan_t*)a)->name, ((const ix_chan_t*)b)->name);
+}
+
+static bool attr_int(const air_program_t* p, const air_attr_t* a, int64_t* out) {
+  a = a ? air_ir_attr_resolve(p, a) : NULL;
+  if (!a || a->kind != AIR_ATTR_INT) return false;
+  *out = a->i;
+  return true;
+}
+
+static air_status_t build_chans(build_t* b) {
+  ix_tables_t* t = b->t;
+  const air_allocator_t* a = b->a;
+  const air_program_t* p = b->p;
+  const air_block_t* body = p->module->regions[0];
+  uint32_t n = 0;
+  for (const air_op_t* o = body->first; o; o = o->next) n += o->kind == AIR_OP_CHANNEL && o->sym;
+  t->chans = air_mem_calloc(a, n ? n : 1, sizeof(ix_chan_t));
+  if (!t->chans) return AIR_STATUS_OOM(a, "channel table");
+  for (const air_op_t* o = body->first; o; o = o->next) {
+    if (o->kind != AIR_OP_CHANNEL || !o->sym) continue;
+    ix_chan_t* c = &t->chans[t->n_chans++];
+    c->decl = o;
+    c->name = o->sym;
+    c->depth = 1;
+    const air_ixlist_t* d = o->n_lists ? &o->lists[0] : NULL;
+    c->rank = d ? d->n : 0;
+    if (c->rank > AIR_MAX_RANK)
+      return ix_err_in(a, p, o, AIR_STATUS_UNIMPLEMENTED,
+                       "air.channel @%s has more than %d dimensions", c->name, AIR_MAX_RANK);
+    for (uint32_t k = 0; k < c->rank; ++k) {
+      if (d->items[k].value || d->items[k].cst <= 0)
+        return ix_err_in(a, p, o, AIR_STATUS_INVALID_ARGUMENT,
+                         "air.channel @%s: dimension #%u must be a positive integer", c->name, k);
+      c->dims[k] = c->bdims[k] = d->items[k].cst;
+    }
+    const air_attr_t* bs = air_ir_attr_get(o, "broadcast_shape");
+    bs = bs ? air_ir_attr_resolve(p, bs) : NULL;
+    if (bs) {
+      if (bs->kind != AIR_ATTR_ARRAY || bs->n != c->rank)
+        return ix_err_in(a, p, o, AIR_STATUS_INVALID_ARGUMENT,
+                         "air.channel @%s: broadcast_shape needs one size per dimension",
+                         c->name);
+      for (uint32_t k = 0; k < c->rank; ++k) {
+        int64_t x;
+        if (!attr_int(p, &bs->elems[k], &x) || x <= 0 || (c->dims[k] != 1 && c->dims[k] != x))
+          return ix_err_in(a, p, o, AIR_STATUS_INVALID_ARGUMENT,
+                           "air.channel @%s: broadcast_shape dimension #%u does not broadcast "
+                           "(NumPy rules)",
+                           c->name, k);
+        c->bdims[k] = x;
+      }
+    }
+    int64_t depth;
+    if (attr_int(p, air_ir_attr_get(o, "depth"), &depth)) {
+      if (depth < 1 || depth > (1 << 20))
+        return ix_err_in(a, p, o, AIR_STATUS_INVALID_ARGUMENT, "air.channel @%s: depth %lld",
+                         c->name, (long long)depth);
+      c->depth = depth;
+    }
+    uint64_t np = 1, nr = 1;
+    for (uint32_t k = 0; k < c->rank; ++k) {
+      np *= (uint64_t)c->dims[k];
+      if (c->bdims[k] != c->dims[k]) nr *= (uint64_t)c->bdims[k];
+      if (np > (UINT64_C(1) << 24) || nr > (UINT64_C(1) << 20))
+        return ix_err_in(a, p, o, AIR_STATUS_UNIMPLEMENTED, "air.channel @%s is too large",
+                         c->name);
+    }
+    c->n_put = np;
+    c->n_recv = (uint32_t)nr;
+  }
+  qsort(t->chans, t->n_chans, sizeof(ix_chan_t), chan_cmp);
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Building and lookups                                                      */
+/*---------------------------------------------------------------------------*/
+
+air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air_program_t* p) {
+  memset(t, 0, sizeof *t);
+  build_t b = {t, a, p};
+  t->n_values = p->n_values;
+  t->vinfo = air_mem_calloc(a, p->n_values ? p->n_values : 1, sizeof(ix_vinfo_t));
+  if (!t->vinfo) return AIR_STATUS_OOM(a, "value table");
+  for (uint32_t v = 0; v < p->n_values; ++v) {
+    ix_vinfo_t* vi = &t->vinfo[v];
+    vi->slot = vi->view = -1;
+    const air_type_info_t* ti = air_ir_type(p, p->values[v].type);
+    vi->kind = kind_of(p, p->values[v].type);
+    vi->elem = (uint8_t)ti->elem;
+  }
+  const air_block_t* body = p->module->n_regions ? p->module->regions[0] : NULL;
+  if (!body) return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "program has no body");
+  uint32_t nb = 0, nf = 0;
+  for (const air_op_t* o = body->first; o; o = o->next) {
+    nb += count_blocks(o);
+    if (o->kind == AIR_OP_FUNC && o->sym) ++nf;
+  }
+  t->binfos = air_mem_calloc(a, nb ? nb : 1, sizeof(ix_binfo_t));
+  t->funcs = air_mem_calloc(a, nf ? nf : 1, sizeof(*t->funcs));
+  if (!t->binfos || !t->funcs) return AIR_STATUS_OOM(a, "block tables");
+  for (const air_op_t* o = body->first; o; o = o->next)
+    if (o->kind == AIR_OP_FUNC && o->sym) t->funcs[t->n_funcs++] = o;
+  qsort(t->funcs, t->n_funcs, sizeof *t->funcs, func_cmp);
+  uint32_t next = 0;
+  air_status_t st = NULL;
+  for (const air_op_t* o = body->first; o && !st; o = o->next) st = build_op(&b, o, 1, &next);
+  t->n_binfos = next;
+  if (st) return st;
+  for (uint32_t i = 0; i < t->n_binfos; ++i) {
+    /* scf.parallel bodies run in sequence when pure; whole entry bodies inline. */
+    const air_op_t* owner = t->binfos[i].block->parent;
+    if (owner && (owner->kind == AIR_OP_PARALLEL || owner->kind == AIR_OP_FUNC))
+      t->binfos[i].pure = pure_block(t, t->binfos[i].block);
+    if (owner && owner->kind == AIR_OP_FUNC)
+      t->binfos[i].straight = straight_block(t->binfos[i].block);
+  }
+  return build_chans(&b);
+}
+
+void ix_tables_free(ix_tables_t* t, const air_allocator_t* a) {
+  for (uint32_t i = 0; t->binfos && i < t->n_binfos; ++i) air_mem_free(a, t->binfos[i].kinds);
+  air_mem_free(a, t->binfos);
+  air_mem_free(a, t->vinfo);
+  air_mem_free(a, (void*)t->funcs);
+  air_mem_free(a, t->chans);
+  air_ptrmap_free(&t->blocks, a);
+  memset(t, 0, sizeof *t);
+}
+
+const air_op_t* ix_find_func(const ix_tables_t* t, const char* name) {
+  uint32_t lo = 0, hi = t->n_funcs;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int c = strcmp(t->funcs[mid]->sym, name);
+    if (!c) return t->funcs[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name) {
+  uint32_t lo = 0, hi = t->n_chans;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int c = strcmp(t->chans[mid].name, name);
+    if (!c) return &t->chans[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Preps                                                                     */
+/*---------------------------------------------------------------------------*/
+
+enum { KEEP_RUNS = 8 }; /* finished runs a prep keeps for reuse */
+
+air_status_t air_interp_prepare(const air_allocator_t* a, const air_program_t* p,
+                                air_interp_prep_t** out) {
+  *out = NULL;
+  if (!a || !p || !p->module)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "air_interp_prepare: NULL argument");
+  air_interp_prep_t* pr = air_mem_calloc(a, 1, sizeof *pr);
+  if (!pr) return AIR_STATUS_OOM(a, "preparing a program");
+  air_status_t st = ix_tables_build(&pr->tab, a, p);
+  if (st) {
+    ix_tables_free(&pr->tab, a);
+    air_mem_free(a, pr);
+    return st;
+  }
+  atomic_init(&pr->refs, 1);
+  pr->alloc = *a;
+  pr->p = p;
+  pthread_mutex_init(&pr->free_mu, NULL);
+  *out = pr;
+  return NULL;
+}
+
+void air_interp_prep_release(air_interp_prep_t* pr) {
+  if (!pr || atomic_fetch_sub_explicit(&pr->refs, 1, memory_order_acq_rel) != 1) return;
+  air_allocator_t a = pr->alloc;
+  while (pr->free_runs) {
+    ix_run_t* r = pr->free_runs;
+    pr->free_runs = r->next_free;
+    ix_run_destroy(r, a);
+  }
+  ix_tables_free(&pr->tab, &a);
+  pthread_mutex_destroy(&pr->free_mu);
+  air_mem_free(&a, pr);
+}
+
+ix_run_t* ix_prep_take_run(air_interp_prep_t* pr) {
+  pthread_mutex_lock(&pr->free_mu);
+  ix_run_t* r = pr->free_runs;
+  if (r) {
+    pr->free_runs = r->next_free;
+    pr->n_free--;
+  }
+  pthread_mutex_unlock(&pr->free_mu);
+  return r;
+}
+
+bool ix_prep_keep_run(air_interp_prep_t* pr, ix_run_t* r) {
+  bool keep = false;
+  pthread_mutex_lock(&pr->free_mu);
+  if (pr->n_free < KEEP_RUNS) {
+    r->next_free = pr->free_runs;
+    pr->free_runs = r;
+    pr->n_free++;
+    keep = true;
+  }
+  pthread_mutex_unlock(&pr->free_mu);
+  return keep;
+}

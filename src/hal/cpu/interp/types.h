@@ -1,0 +1,87 @@
+/* types.h - the executor's ground floor: what a value is, what the per-program
+ * tables say about each value and block, and a herd's processing element. Every
+ * other floor builds on these; nothing here does anything.
+ *
+ * The floors of the executor, bottom to top (docs/design.md, "CPU executor",
+ * has the glossary and the extension points); a file includes only files below
+ * it, and a lower floor reaches a higher one only through a hook (run.h):
+ *   types.h        values, value and block info, PEs, the program tables
+ *   codec          element loads/stores, rounding to f16/bf16/f32, int widths
+ *   pattern        access patterns and the copy between two of them
+ *   run            the run object, its hooks, errors and names
+ *   sync           the run lock, wait lists, park/wake, failing, tokens
+ *   env            environments: the value slots of one block execution
+ *   strand         strands and their frames, spawn/exit, park on a token
+ *   tables         per-program tables (slots, blocks, funcs, channels), preps
+ *   plan           a compiled schedule bound to its program
+ *   watchdog/trace the watchdog thread, trace events
+ *   lists          an op's offset/size/stride lists evaluated to patterns
+ *   scalar memref linalg channel dma parallel control call hier: one op family each
+ *   waves          the schedule path: waves opened as their gates open
+ *   stall          the deadlock report
+ *   loop           the strand loop: dispatch, readiness, the op switch
+ *   start          starting a run (pool or inline), its end, the public API */
+#ifndef AIR_HAL_CPU_INTERP_TYPES_H_
+#define AIR_HAL_CPU_INTERP_TYPES_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "runtime/base/ptrmap.h"
+#include "runtime/ir/ir.h"
+
+/* Value kinds. */
+enum { IX_K_SCALAR = 0, IX_K_TOKEN = 1, IX_K_MEMREF = 2 };
+
+typedef union ix_val_t {
+  int64_t i;  /* integers, index, i1 (0/1) */
+  double f;   /* floats, already rounded to their type */
+  void* p;    /* ix_tok_t* or air_memref_t* (the env's own view storage) */
+} ix_val_t;
+
+/* Per program value. */
+typedef struct ix_vinfo_t {
+  int32_t slot;     /* in its block's environment; -1 when not in an executed block */
+  int32_t view;     /* view storage index for memrefs, else -1 */
+  uint32_t depth;   /* lexical depth of the defining block */
+  uint8_t kind;     /* IX_K_* */
+  uint8_t elem;     /* scalar / element type */
+  air_vid_t guard;  /* air.execute token that makes this result available, or 0 */
+} ix_vinfo_t;
+
+/* Per block. Run-owned (or prep-owned), so teardown never needs the program. */
+typedef struct ix_binfo_t {
+  const air_block_t* block;
+  uint32_t n_slots, n_views, depth;
+  uint8_t pure;     /* cannot park: scf.parallel may run it in sequence, a run inline */
+  uint8_t straight; /* (func bodies) no regions, calls, linalg or copies */
+  uint8_t* kinds;   /* per slot */
+} ix_binfo_t;
+
+/* A processing element of a herd: what kernels and traces are told. */
+typedef struct ix_pe_t {
+  const air_op_t* herd;
+  const char* link_with;
+  uint32_t rank;
+  int64_t tile[4], sizes[4];
+  char track[96];
+} ix_pe_t;
+
+/* A declared channel (tables.c builds them; channel.c moves data). */
+typedef struct ix_chan_t ix_chan_t;
+
+/* What every run of one program derives from it (tables.c), read-only while
+ * runs use it: a run made with a prep borrows the prep's. */
+typedef struct ix_tables_t {
+  ix_vinfo_t* vinfo;
+  uint32_t n_values;
+  ix_binfo_t* binfos;
+  uint32_t n_binfos;
+  air_ptrmap_t blocks;     /* air_block_t* -> ix_binfo_t* */
+  const air_op_t** funcs;  /* module funcs sorted by name */
+  uint32_t n_funcs;
+  ix_chan_t* chans;        /* sorted by name */
+  uint32_t n_chans;
+} ix_tables_t;
+
+#endif /* AIR_HAL_CPU_INTERP_TYPES_H_ */

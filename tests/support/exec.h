@@ -1,0 +1,54 @@
+/* exec.h - what the CPU executor's tests (test_interp.c, test_sched_exec.c)
+ * share: a context and a worker pool, run descriptions, memref arguments, a
+ * rendezvous with a run's `done`, and the C kernels the test programs'
+ * func.calls are registered with. */
+#ifndef AIR_TESTS_SUPPORT_EXEC_H_
+#define AIR_TESTS_SUPPORT_EXEC_H_
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include "air/context.h"
+#include "air/kernel.h"
+#include "hal/cpu/interp/interp.h"
+#include "hal/cpu/pool.h"
+
+typedef struct test_exec_t {
+  air_context_t* ctx;
+  air_pool_t* pool; /* two workers */
+} test_exec_t;
+
+/* Opens / closes one (0: opened). */
+int test_exec_open(test_exec_t* x);
+void test_exec_close(test_exec_t* x);
+/* cmocka fixtures whose state is a test_exec_t. */
+int test_exec_setup(void** state);
+int test_exec_teardown(void** state);
+
+/* A description of a run of `entry` with `n` arguments on x's pool and context,
+ * with the system allocator; the caller sets anything else. */
+air_interp_desc_t test_exec_desc(const test_exec_t* x, const air_program_t* p,
+                                 const air_op_t* entry, air_arg_t* args, uint32_t n);
+
+/* A row-major memref argument of `rank` sizes (int64_t varargs). */
+air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...);
+
+/* A run's `done`, waited for by the test thread. */
+typedef struct test_done_t {
+  pthread_mutex_t mu;
+  pthread_cond_t cv;
+  int calls;
+  air_status_t st;
+} test_done_t;
+void test_done_init(test_done_t* d);
+void test_done_fn(void* user, air_status_t st); /* an air_interp_done_fn_t */
+void test_done_wait(test_done_t* d);
+
+/* "scale.o": a 1-d i16 memref times the i16 scalar. */
+air_status_t test_k_scale_i16(void* ud, const air_kernel_call_t* c);
+/* "kernel.o": adds one to a 1-d f32 memref. */
+air_status_t test_k_add_one_f32(void* ud, const air_kernel_call_t* c);
+/* Does nothing. */
+air_status_t test_k_nothing(void* ud, const air_kernel_call_t* c);
+
+#endif /* AIR_TESTS_SUPPORT_EXEC_H_ */

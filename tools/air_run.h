@@ -38,6 +38,7 @@ typedef struct run_options_t {
   int verbose;
   int quiet;
   int no_schedule;
+  int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
 } run_options_t;
 
 /* Everything a run holds, released in one place. */

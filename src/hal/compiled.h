@@ -69,6 +69,14 @@ const air_op_t* air_cg_op_at(const air_op_t* unit, uint32_t index);
 uint32_t air_cg_unit_inputs(const air_program_t* p, const air_op_t* op, air_vid_t* out,
                             uint32_t cap);
 
+/* A program's compiled units as the executor reaches them: a lookup by op (the
+ * CPU driver's, hal/cpu/cpu_code.c: JIT or linked from an artifact). Read-only;
+ * shared by concurrent runs. */
+typedef struct air_cg_code_t {
+  const void* self;
+  const struct air_cg_unit_t* (*find)(const void* self, const air_op_t* op);
+} air_cg_code_t;
+
 /*---------------------------------------------------------------------------*/
 /* The hook table                                                            */
 /*---------------------------------------------------------------------------*/

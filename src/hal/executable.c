@@ -178,15 +178,20 @@ air_status_t air_executable_create(air_device_t* device, const air_program_t* pr
   if (flags & ~(uint32_t)(AIR_EXECUTABLE_NO_SCHEDULE | AIR_EXECUTABLE_NO_COMPILE))
     return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: unknown flags 0x%x", flags);
-  return AIR_DEVICE_VTABLE(device)->executable_create(device, program, flags, NULL,
+  return AIR_DEVICE_VTABLE(device)->executable_create(device, program, flags, NULL, NULL,
                                                       out_executable);
 }
 
-/* The executable takes the program; the schedule goes to its entry. */
+/* The executable takes the program; the schedule goes to its entry; the host
+ * code is the driver's to link (or ignore) during the call. */
 static air_status_t create_loaded(air_device_t* device, air_program_t* program,
-                                  air_schedule_t* schedule, air_executable_t** out) {
+                                  air_schedule_t* schedule, air_artifact_code_t* code,
+                                  air_executable_t** out) {
   air_status_t st =
-      AIR_DEVICE_VTABLE(device)->executable_create(device, program, 0, schedule, out);
+      AIR_DEVICE_VTABLE(device)->executable_create(device, program, 0, schedule,
+                                                   code->object ? code : NULL, out);
+  const air_allocator_t* a = air_context_allocator(device->context);
+  if (code->object) a->free(a->self, code->object);
   if (st) {
     air_program_destroy(program);
     return st;
@@ -203,9 +208,10 @@ air_status_t air_executable_create_from_artifact(air_device_t* device, const voi
   *out = NULL;
   air_program_t* program = NULL;
   air_schedule_t* schedule = NULL;
-  AIR_RETURN_IF_ERROR(
-      air_artifact_read(device->context, data, size, "<memory>", &program, &schedule));
-  return create_loaded(device, program, schedule, out);
+  air_artifact_code_t code;
+  AIR_RETURN_IF_ERROR(air_artifact_read_ex(device->context, data, size, "<memory>", &program,
+                                           &schedule, &code));
+  return create_loaded(device, program, schedule, &code, out);
 }
 
 air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
@@ -216,8 +222,10 @@ air_status_t air_executable_create_from_file(air_device_t* device, const char* p
   *out = NULL;
   air_program_t* program = NULL;
   air_schedule_t* schedule = NULL;
-  AIR_RETURN_IF_ERROR(air_artifact_read_file(device->context, path, &program, &schedule));
-  return create_loaded(device, program, schedule, out);
+  air_artifact_code_t code;
+  AIR_RETURN_IF_ERROR(
+      air_artifact_read_file_ex(device->context, path, &program, &schedule, &code));
+  return create_loaded(device, program, schedule, &code, out);
 }
 
 void air_executable_retain(air_executable_t* executable) {

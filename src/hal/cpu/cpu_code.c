@@ -14,6 +14,7 @@
 
 struct air_cpu_code_t {
   air_allocator_t alloc;
+  air_cg_code_t lookup;     /* self = this */
   /* JIT: the generator's program (its units and lookup). */
   const air_cg_hooks_t* hooks;
   air_cg_program_t* jit;
@@ -23,6 +24,8 @@ struct air_cpu_code_t {
   uint32_t n_units;
   air_vid_t* ins;
 };
+
+static const air_cg_unit_t* find_hook(const void* self, const air_op_t* op);
 
 air_status_t air_cpu_code_jit(const air_allocator_t* allocator, const air_program_t* program,
                               air_cpu_code_t** out, air_code_info_t* info) {
@@ -61,6 +64,7 @@ air_status_t air_cpu_code_jit(const air_allocator_t* allocator, const air_progra
     return AIR_STATUS_OOM(allocator, "compiled code");
   }
   c->alloc = *allocator;
+  c->lookup = (air_cg_code_t){c, find_hook};
   c->hooks = h;
   c->jit = cp;
   info->source = "jit";
@@ -95,6 +99,7 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
   air_cpu_code_t* c = air_mem_calloc(allocator, 1, sizeof *c);
   if (!c) return AIR_STATUS_OOM(allocator, "compiled code");
   c->alloc = *allocator;
+  c->lookup = (air_cg_code_t){c, find_hook};
   const char* name = program->filename ? program->filename : "<artifact>";
   air_status_t st = air_code_object_load(allocator, code->object, code->size, name, &c->obj);
   uint32_t n = st ? 0 : air_code_object_count(c->obj);
@@ -158,6 +163,12 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
   *out = c;
   return NULL;
 }
+
+static const air_cg_unit_t* find_hook(const void* self, const air_op_t* op) {
+  return air_cpu_code_find(self, op);
+}
+
+const air_cg_code_t* air_cpu_code_lookup(const air_cpu_code_t* c) { return c ? &c->lookup : NULL; }
 
 const air_cg_unit_t* air_cpu_code_find(const air_cpu_code_t* c, const air_op_t* op) {
   if (!c) return NULL;

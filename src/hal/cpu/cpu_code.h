@@ -28,6 +28,8 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
 
 /* The unit for `op`, or NULL (interpret). */
 const air_cg_unit_t* air_cpu_code_find(const air_cpu_code_t* code, const air_op_t* op);
+/* The same lookup as the executor takes it (hal/compiled.h); lives with `code`. */
+const air_cg_code_t* air_cpu_code_lookup(const air_cpu_code_t* code);
 
 void air_cpu_code_free(air_cpu_code_t* code);
 

@@ -24,6 +24,7 @@
 #include "hal/cpu/interp/parallel.h"
 #include "hal/cpu/interp/scalar.h"
 #include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/unit.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/waves.h"
 #include "hal/futex.h"
@@ -52,10 +53,11 @@ static bool init_free(const air_op_t* op) {
   }
 }
 
-/* Dependencies fired and every air.execute result the op reads available. */
-static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+/* Dependencies fired and every air.execute result the op reads available. A
+ * compiled unit `u` reads what every op under it reads, and may touch memory. */
+static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_cg_unit_t* u) {
   ix_run_t* r = s->run;
-  if (s->n_extra && !init_free(op)) {
+  if (s->n_extra && (u || !init_free(op))) {
     while (s->n_extra) {
       ix_tok_t* t = s->extra[s->n_extra - 1];
       if (!ix_tok_fired(t)) {
@@ -91,6 +93,10 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
         int rc = guard(s, e, op, o->operands[i]);
         if (rc != IX_CONT) return rc;
       }
+  for (uint32_t i = 0; u && i < u->n_in; ++i) {
+    int rc = guard(s, e, op, u->in[i]);
+    if (rc != IX_CONT) return rc;
+  }
   return IX_CONT;
 }
 
@@ -221,8 +227,17 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   air_opcls_t cls = air_opkind_class(op->kind);
   if (!inplace && ix_is_async(op)) return dispatch(s, f, op, false);
   if (!inplace && cls == AIR_OPC_HIER) return dispatch(s, f, op, true);
-  int rc = wait_ready(s, f->env, op);
+  const air_cg_unit_t* u = NULL;
+  switch (cls) {
+    case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
+    case AIR_OPC_LINALG:
+      u = ix_unit_of(r, op);
+      break;
+    default: break;
+  }
+  int rc = wait_ready(s, f->env, op, u);
   if (rc != IX_CONT) return rc;
+  if (u && (rc = ix_unit_run(s, f, op, u)) != IX_UNIT_FALLBACK) return rc;
   air_status_t st;
   switch (cls) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:

@@ -79,6 +79,11 @@ struct ix_run_t {
   pthread_t wd_thread;
 
   struct ix_waves_t* waves; /* the schedule path's state; NULL: the dynamic path */
+
+  /* Compiled units (NULL: none, or AIR_DISPATCH_INTERPRET), and whether the
+   * built-in linalg ops run their reference loops instead of library kernels. */
+  const air_cg_code_t* code;
+  bool reference;
 };
 
 /* A run object with its mutexes initialised and nothing else (NULL when out of

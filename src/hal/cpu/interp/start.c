@@ -253,6 +253,8 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.n_watched = 0;
   r.wd_stop = r.wd_running = false;
   r.waves = NULL;
+  r.code = d->interpret ? NULL : d->code;
+  r.reference = d->interpret;
   tables_of(&r);
   const air_block_t* body = d->entry->regions[0];
   ix_frame_t frames[INLINE_FRAMES]; /* enough for most pure bodies; ix_push moves them */
@@ -347,6 +349,8 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   r->done = done;
   r->user = user;
   r->hooks = &k_hooks;
+  r->code = desc->interpret ? NULL : desc->code;
+  r->reference = desc->interpret;
   air_status_t st = start(r, desc);
   if (st) run_free(r);
   return st;

@@ -160,7 +160,7 @@ static bool sgemm_lib(int64_t M, int64_t N, int64_t K, const float* A, int64_t l
 static bool i8gemm_lib(int64_t M, int64_t N, int64_t K, const int8_t* A, int64_t lda,
                        const int8_t* B, int64_t ldb, int32_t* C, int64_t ldc,
                        const air_allocator_t* scratch, bool* oom) {
-  if (N % 32 || K % 4 || lda % 4 || !fits_int(M) || !fits_int(N) || !fits_int(K) ||
+  if (N % 32 || K % 4 || lda % 4 || lda < K || ldb < N || ldc < N || !fits_int(M) || !fits_int(N) || !fits_int(K) ||
       !fits_int(lda) || !fits_int(ldc))
     return false;
   libxsmm_blasint xa = (libxsmm_blasint)N, xb = (libxsmm_blasint)lda, xc = (libxsmm_blasint)ldc;
@@ -202,7 +202,8 @@ static bool sgemm_any(int64_t M, int64_t N, int64_t K, const float* A, int64_t l
                       const float* B, int64_t ldb, float* C, int64_t ldc, air_kern_impl_t impl,
                       const air_allocator_t* scratch) {
 #if defined(AIR_HAVE_LIBXSMM)
-  if (impl == AIR_KERN_AUTO && lib_usable()) {
+  /* Leading dimensions shorter than a row (overlapping rows) stay with the loop. */
+  if (impl == AIR_KERN_AUTO && lda >= K && ldb >= N && ldc >= N && lib_usable()) {
     if (N % 32 == 0) {
       if (sgemm_lib(M, N, K, A, lda, B, ldb, C, ldc)) return true;
     } else {

@@ -66,12 +66,18 @@ typedef struct ix_space_t {
   ix_lane_t*** lanes;      /* [chan][put index], made on first use */
 } ix_space_t;
 
+/* Lanes, rings and transfer buffers come from the run's cache (cache.h): a run
+ * in steady state allocates none, and the next run of the prep reuses them. */
+static void* cget(ix_run_t* r, size_t n) { return ix_cache_get_zero(r->cache, &r->alloc, n); }
+static void cput(ix_run_t* r, void* p, size_t n) { ix_cache_put(r->cache, &r->alloc, p, n); }
+
 ix_space_t* ix_space_new(ix_run_t* r) {
-  ix_space_t* sp = air_mem_calloc(&r->alloc, 1, sizeof *sp);
+  ix_space_t* sp = cget(r, sizeof *sp);
   if (!sp) return NULL;
-  sp->lanes = air_mem_calloc(&r->alloc, r->tab.n_chans ? r->tab.n_chans : 1, sizeof(ix_lane_t**));
+  size_t nl = (r->tab.n_chans ? r->tab.n_chans : 1) * sizeof(ix_lane_t**);
+  sp->lanes = cget(r, nl);
   if (!sp->lanes) {
-    air_mem_free(&r->alloc, sp);
+    cput(r, sp, sizeof *sp);
     return NULL;
   }
   ix_lock(r);
@@ -90,34 +96,34 @@ void ix_spaces_free(ix_run_t* r) {
       for (uint64_t j = 0; sp->lanes[i] && j < c->n_put; ++j) {
         ix_lane_t* q = sp->lanes[i][j];
         if (!q) continue;
-        for (int64_t k = 0; k < c->depth; ++k) air_mem_free(&r->alloc, q->ring[k].buf);
-        air_mem_free(&r->alloc, q->ring);
-        air_mem_free(&r->alloc, q->get_issued);
-        air_mem_free(&r->alloc, q->getters);
-        air_mem_free(&r->alloc, q);
+        for (int64_t k = 0; k < c->depth; ++k) cput(r, q->ring[k].buf, q->ring[k].cap);
+        cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
+        cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
+        cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
+        cput(r, q, sizeof *q);
       }
-      air_mem_free(&r->alloc, sp->lanes[i]);
+      if (sp->lanes[i]) cput(r, sp->lanes[i], c->n_put * sizeof(ix_lane_t*));
     }
-    air_mem_free(&r->alloc, sp->lanes);
-    air_mem_free(&r->alloc, sp);
+    cput(r, sp->lanes, (r->tab.n_chans ? r->tab.n_chans : 1) * sizeof(ix_lane_t**));
+    cput(r, sp, sizeof *sp);
   }
 }
 
 /* Under lock. */
 static ix_lane_t* lane_of(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
   uint32_t ci = (uint32_t)(c - r->tab.chans);
-  if (!sp->lanes[ci] && !(sp->lanes[ci] = air_mem_calloc(&r->alloc, c->n_put, sizeof(ix_lane_t*)))) return NULL;
+  if (!sp->lanes[ci] && !(sp->lanes[ci] = cget(r, c->n_put * sizeof(ix_lane_t*)))) return NULL;
   if (sp->lanes[ci][p]) return sp->lanes[ci][p];
-  ix_lane_t* q = air_mem_calloc(&r->alloc, 1, sizeof *q);
+  ix_lane_t* q = cget(r, sizeof *q);
   if (!q) return NULL;
-  q->ring = air_mem_calloc(&r->alloc, (size_t)c->depth, sizeof(ix_xfer_t));
-  q->get_issued = air_mem_calloc(&r->alloc, c->n_recv, sizeof(uint64_t));
-  q->getters = air_mem_calloc(&r->alloc, c->n_recv, sizeof(ix_wlist_t));
+  q->ring = cget(r, (size_t)c->depth * sizeof(ix_xfer_t));
+  q->get_issued = cget(r, c->n_recv * sizeof(uint64_t));
+  q->getters = cget(r, c->n_recv * sizeof(ix_wlist_t));
   if (!q->ring || !q->get_issued || !q->getters) {
-    air_mem_free(&r->alloc, q->ring);
-    air_mem_free(&r->alloc, q->get_issued);
-    air_mem_free(&r->alloc, q->getters);
-    air_mem_free(&r->alloc, q);
+    cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
+    cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
+    cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
+    cput(r, q, sizeof *q);
     return NULL;
   }
   sp->lanes[ci][p] = q;
@@ -313,10 +319,11 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     t0 = air_time_now_ns();
     size_t bytes = (size_t)count * esize;
     if (x->cap < bytes) {
-      void* nb = r->alloc.realloc(r->alloc.self, x->buf, bytes);
+      void* nb = ix_cache_get(r->cache, &r->alloc, bytes);
       if (!nb)
         return chan_fail(s, AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED,
                                        "out of memory for a %zu-byte channel transfer", bytes));
+      cput(r, x->buf, x->cap);
       x->buf = nb;
       x->cap = bytes;
     }

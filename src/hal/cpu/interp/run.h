@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hal/cpu/interp/cache.h"
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/interp/types.h"
 #include "runtime/base/ptrmap.h"
@@ -44,6 +45,9 @@ struct ix_run_t {
   pthread_mutex_t mem_lock;
   pthread_cond_t wd_cond;
   struct ix_run_t* next_free;
+  /* Blocks the run takes and gives back (cache.h), kept with the run between
+   * runs; NULL for a run on the stack. */
+  ix_cache_t* cache;
 
   /* Everything from here is cleared when a run starts. */
   air_allocator_t alloc;

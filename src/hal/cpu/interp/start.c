@@ -232,6 +232,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.mem_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.next_free = NULL;
+  r.cache = NULL;
   r.alloc = d->allocator;
   r.p = d->program;
   r.ctx = d->context;
@@ -269,7 +270,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   s.pe = NULL;
   s.space = NULL;
   s.extra = NULL;
-  s.n_extra = 0;
+  s.n_extra = s.cap_extra = 0;
   s.worker = UINT32_MAX;
   s.abandoned = false;
   s.fixed_frames = true;

@@ -69,7 +69,7 @@ typedef struct ix_strand_t {
   /* Tokens every op this strand runs waits for first (refs): the init tokens of
    * the scf.parallel instances it belongs to, passed on to what it dispatches. */
   ix_tok_t** extra;
-  uint32_t n_extra;
+  uint32_t n_extra, cap_extra;
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */

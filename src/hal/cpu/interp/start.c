@@ -296,6 +296,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
     f->ticket = 0;
     f->state = NULL;
     f->n_wait = 0;
+    f->done = NULL;
     s.n = 1;
     if (!d->n_args || !(st = bind_args(&r, d, env))) ix_strand_run_inline(&s);
   }

@@ -119,6 +119,12 @@ void ix_pop(ix_strand_t* s) {
   } else if (f->state) {
     ix_shared_unref(r, f->state);
   }
+  if (f->done) {
+    ix_tok_t* t = f->done;
+    f->done = NULL;
+    ix_tok_unhold(r, t);
+    ix_tok_unref(r, t);
+  }
   if (f->env) ix_env_unref(r, f->env);
 }
 

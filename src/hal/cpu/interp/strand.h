@@ -55,6 +55,10 @@ typedef struct ix_frame_t {
   uint64_t ticket;
   void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
   uint32_t n_wait;
+  /* F_OP of an async op run in its dispatcher's strand because it was ready
+   * (loop.c): its token, one pending count and a ref, released when the frame
+   * goes, which fires it. */
+  struct ix_tok_t* done;
 } ix_frame_t;
 
 typedef struct ix_strand_t {

@@ -14,3 +14,10 @@ if(TARGET airrt_codegen_shared)
     ENVIRONMENT "AIR_TEST_PATH=compiled")
   add_dependencies(test_interp airrt_codegen_shared)
 endif()
+# What the executor does to run fast (issue 14): split copies, ready async ops in
+# their dispatcher's strand, the channel spin, compiled units in runs.
+air_add_test(test_interp_speed ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_speed.c)
+set_tests_properties(test_interp_speed PROPERTIES LABELS "concurrency")
+if(TARGET airrt_codegen_shared)
+  add_dependencies(test_interp_speed airrt_codegen_shared)
+endif()

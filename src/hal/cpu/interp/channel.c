@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp/lists.h"
+#include "hal/cpu/interp/split.h"
 #include "hal/cpu/interp/tables.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
@@ -389,7 +390,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     x->elem = v->elem;
     x->put = op;
     ix_unlock(r);
-    t0 = air_time_now_ns();
+    t0 = r->trace ? air_time_now_ns() : 0;
     size_t bytes = (size_t)count * esize;
     if (x->cap < bytes) {
       void* nb = ix_cache_get(r->cache, &r->alloc, bytes);
@@ -401,7 +402,11 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       x->cap = bytes;
     }
     ix_watchdog_enter(s, op, false);
-    if (count) ix_pat_gather(x->buf, &pat);
+    if (count) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, x->buf, pat.esize, count);
+      ix_split_copy(r, &lin, &pat); /* large transfers on several workers */
+    }
     ix_watchdog_exit(s);
     ix_lock(r);
     __atomic_store_n(&x->state, (uint8_t)IX_X_FULL, __ATOMIC_RELEASE);
@@ -426,9 +431,13 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                     (long long)x->count, air_elem_name((air_elem_kind_t)x->elem)));
     }
     ix_unlock(r);
-    t0 = air_time_now_ns();
+    t0 = r->trace ? air_time_now_ns() : 0;
     ix_watchdog_enter(s, op, false);
-    if (count) ix_pat_scatter(&pat, x->buf);
+    if (count) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, x->buf, pat.esize, count);
+      ix_split_copy(r, &pat, &lin);
+    }
     ix_watchdog_exit(s);
     ix_lock(r);
     if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);

@@ -8,7 +8,9 @@
 
 #include "hal/cpu/cpu_code.h"
 
+/* Tests describe runs from several threads at once (test_prepared_concurrent). */
 struct test_codes_t {
+  pthread_mutex_t mu;
   air_cpu_code_t** code;
   uint32_t n, cap;
 };
@@ -22,6 +24,7 @@ int test_exec_open(test_exec_t* x) {
                                           : TEST_PATH_DEFAULT;
   x->codes = calloc(1, sizeof *x->codes);
   if (!x->codes) return -1;
+  pthread_mutex_init(&x->codes->mu, NULL);
   if (air_context_create(NULL, NULL, &x->ctx)) return -1;
   if (air_pool_create(NULL, 2, &x->pool)) {
     air_context_destroy(x->ctx);
@@ -33,7 +36,10 @@ int test_exec_open(test_exec_t* x) {
 void test_exec_close(test_exec_t* x) {
   air_pool_destroy(x->pool);
   for (uint32_t i = 0; x->codes && i < x->codes->n; ++i) air_cpu_code_free(x->codes->code[i]);
-  if (x->codes) free(x->codes->code);
+  if (x->codes) {
+    free(x->codes->code);
+    pthread_mutex_destroy(&x->codes->mu);
+  }
   free(x->codes);
   air_context_destroy(x->ctx);
 }
@@ -58,6 +64,7 @@ const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p
     return NULL;
   }
   struct test_codes_t* l = x->codes;
+  pthread_mutex_lock(&l->mu);
   if (l->n == l->cap) {
     uint32_t cap = l->cap ? l->cap * 2 : 16;
     air_cpu_code_t** g = realloc(l->code, cap * sizeof *g);
@@ -65,6 +72,7 @@ const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p
     l->code = g, l->cap = cap;
   }
   l->code[l->n++] = c;
+  pthread_mutex_unlock(&l->mu);
   return air_cpu_code_lookup(c);
 }
 

@@ -57,6 +57,7 @@ typedef struct sec_t {
   uint32_t name, type;
   uint64_t flags, offset, size, align, entsize;
   uint32_t link, info;
+  uint64_t at;   /* an allocated section's offset in its region */
   uint8_t* addr; /* where an allocated section lives, else NULL */
 } sec_t;
 
@@ -161,7 +162,7 @@ static air_status_t map_sections(ld_t* l) {
                  l->name, sec_name(l, i), (unsigned long long)s->align, MAX_ALIGN);
     int k = (s->flags & SHF_EXEC_) ? 0 : 1;
     at[k] = (at[k] + align - 1) & ~(align - 1);
-    s->addr = (uint8_t*)(uintptr_t)at[k]; /* an offset until mapped */
+    s->at = at[k];
     at[k] += s->size;
     if (at[k] > MAX_BYTES) return BAD(l, "%s: allocated sections are too large", l->name);
   }
@@ -182,8 +183,11 @@ static air_status_t map_sections(ld_t* l) {
   for (uint32_t i = 0; i < l->n_sec; ++i) {
     sec_t* s = &l->sec[i];
     if (!(s->flags & SHF_ALLOC_)) continue;
-    s->addr = base[(s->flags & SHF_EXEC_) ? 0 : 1] + (uintptr_t)s->addr;
-    if (s->type == SHT_PROGBITS_ && s->size) memcpy(s->addr, l->b + s->offset, (size_t)s->size);
+    uint8_t* region = base[(s->flags & SHF_EXEC_) ? 0 : 1];
+    /* Empty sections of an empty region stay unmapped (NULL). */
+    s->addr = region ? region + s->at : NULL;
+    if (s->addr && s->type == SHT_PROGBITS_ && s->size)
+      memcpy(s->addr, l->b + s->offset, (size_t)s->size);
   }
   return NULL;
 }

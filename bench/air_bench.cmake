@@ -7,7 +7,7 @@ add_library(air_bench_util STATIC ${CMAKE_CURRENT_LIST_DIR}/air_bench_util.c)
 target_link_libraries(air_bench_util PUBLIC air_tool_util Threads::Threads m)
 target_include_directories(air_bench_util PUBLIC ${CMAKE_CURRENT_LIST_DIR})
 
-set(AIR_BENCH_MINE dma_copy signal_latency submit_sweep matmul)
+set(AIR_BENCH_MINE dma_copy signal_latency submit_sweep matmul npu_insts)
 foreach(b ${AIR_BENCH_MINE})
   add_library(air_bench_${b} STATIC ${CMAKE_CURRENT_LIST_DIR}/${b}.c)
   target_link_libraries(air_bench_${b} PUBLIC air_bench_util airrt_internal)
@@ -19,7 +19,17 @@ endforeach()
 
 add_executable(air-bench ${CMAKE_CURRENT_LIST_DIR}/air_bench_main.c)
 target_link_libraries(air-bench PRIVATE air_bench_dag_overhead air_bench_arena_pack
-  air_bench_dma_copy air_bench_signal_latency air_bench_submit_sweep air_bench_matmul)
+  air_bench_dma_copy air_bench_signal_latency air_bench_submit_sweep air_bench_matmul
+  air_bench_npu_insts)
+# The npu bench's submit case runs the driver over the tests' fake XRT.
+if(BUILD_TESTING)
+  target_compile_definitions(air_bench_npu_insts PRIVATE AIR_FAKE_XRT="$<TARGET_FILE:air_fake_xrt>")
+endif()
+# hsa-dispatch (bench/hsa_dispatch.cmake) when the software HSA queue is built.
+if(TARGET air_soft_hsa)
+  target_link_libraries(air-bench PRIVATE air_bench_hsa_dispatch)
+  target_compile_definitions(air-bench PRIVATE AIR_BENCH_HSA=1)
+endif()
 if(TARGET air_bench_dag_libomp_helper)
   add_dependencies(air-bench air_bench_dag_libomp_helper)
 endif()

@@ -17,6 +17,10 @@ int air_bench_matmul(int argc, char** argv);
 int air_bench_cpu_matmul(int argc, char** argv);
 int air_bench_channel_transfer(int argc, char** argv);
 int air_bench_elementwise(int argc, char** argv);
+#ifdef AIR_BENCH_HSA
+int air_bench_hsa_dispatch(int argc, char** argv);
+#endif
+int air_bench_npu_insts(int argc, char** argv);
 
 typedef struct bench_t {
   const char* name;
@@ -34,6 +38,11 @@ static const bench_t k_benches[] = {
     {"cpu-matmul", air_bench_cpu_matmul, "whole matmuls as AIR programs vs OpenBLAS sgemm"},
     {"channel-transfer", air_bench_channel_transfer, "put/get between two herds vs spin + memcpy"},
     {"elementwise", air_bench_elementwise, "vector_add-style herd code vs a C loop"},
+#ifdef AIR_BENCH_HSA
+    {"hsa-dispatch", air_bench_hsa_dispatch,
+     "host cost per AQL dispatch and dependency edge (software HSA queue) vs IREE"},
+#endif
+    {"npu-insts", air_bench_npu_insts, "NPU stream generation per BD; host cost per submission (fake XRT)"},
 };
 enum { N_BENCHES = sizeof k_benches / sizeof k_benches[0] };
 

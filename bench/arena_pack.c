@@ -29,13 +29,28 @@ typedef struct {
   int traces_ok;    /* <= 1.01 on iopddl and somas */
   int challenge_ok; /* <= 1.15 on minimalloc */
   int timing_ok;    /* random-62k under 100 ms */
-  double worst_trace, worst_challenge, ms_62k;
+  int all_fast;     /* every instance under 200 ms (issue 12) */
+  double worst_trace, worst_challenge, ms_62k, slowest_ms;
+  char slowest[64];
 } bench_t;
 
 static double now_ms(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* The process's CPU time: on a shared machine the planner's own cost, where wall
+ * time also counts the other processes' turns on the cores. */
+static double cpu_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+static double median3(const double* t) {
+  double a = t[0], b = t[1], c = t[2];
+  return a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
 }
 
 static const char* runtime_name(int r) {
@@ -52,13 +67,14 @@ static void emit(const bench_t* b, const char* name, const char* runtime, const 
 }
 
 /* Plans with one runtime; returns the arena or UINT64_MAX on failure. */
-static uint64_t plan(int r, const air_pack_buffer_t* bufs, size_t n, uint64_t* off, double* ms) {
+static uint64_t plan(int r, const air_pack_buffer_t* bufs, size_t n, uint64_t* off, double* ms,
+                     double* cpu) {
   /* Median of three, except the quadratic baselines on big instances. */
   int reps = r == 0 || n <= 2000 ? 3 : 1;
-  double times[3];
+  double times[3], cpus[3];
   uint64_t arena = UINT64_MAX;
   for (int k = 0; k < reps; ++k) {
-    double t0 = now_ms();
+    double t0 = now_ms(), c0 = cpu_ms();
     if (r == 0) {
       air_pack_result_t res;
       air_status_t s = air_pack_plan(NULL, bufs, n, NULL, off, &res);
@@ -72,13 +88,10 @@ static uint64_t plan(int r, const air_pack_buffer_t* bufs, size_t n, uint64_t* o
       return UINT64_MAX;
     }
     times[k] = now_ms() - t0;
+    cpus[k] = cpu_ms() - c0;
   }
-  if (reps == 3) { /* median */
-    double a = times[0], b = times[1], c = times[2];
-    *ms = a > b ? (b > c ? b : (a > c ? c : a)) : (a > c ? a : (b > c ? c : b));
-  } else {
-    *ms = times[0];
-  }
+  *ms = reps == 3 ? median3(times) : times[0];
+  *cpu = reps == 3 ? median3(cpus) : cpus[0];
   air_status_t s = air_pack_check(NULL, bufs, n, 64, off, arena);
   if (s) {
     fprintf(stderr, "arena-pack: %s plan fails its check: %s\n", runtime_name(r),
@@ -102,14 +115,15 @@ static void run_case(bench_t* b, const char* name, char kind, const air_pack_buf
     b->failures++;
     return;
   }
-  double ratio[RUNTIMES], ms[RUNTIMES];
+  double ratio[RUNTIMES], ms[RUNTIMES], cpu[RUNTIMES];
   uint64_t arena[RUNTIMES];
   for (int r = 0; r < RUNTIMES; ++r) {
-    arena[r] = plan(r, bufs, n, off, &ms[r]);
+    arena[r] = plan(r, bufs, n, off, &ms[r], &cpu[r]);
     if (arena[r] == UINT64_MAX) b->failures++;
     ratio[r] = lb ? (double)arena[r] / (double)lb : 1.0;
     emit(b, name, runtime_name(r), "ratio_to_lower_bound", ratio[r]);
     emit(b, name, runtime_name(r), "plan_ms", ms[r]);
+    emit(b, name, runtime_name(r), "plan_cpu_ms", cpu[r]);
   }
   free(off);
   uint64_t best_base = UINT64_MAX;
@@ -129,9 +143,15 @@ static void run_case(bench_t* b, const char* name, char kind, const air_pack_buf
     b->ms_62k = ms[0];
     if (ms[0] >= 100.0) b->timing_ok = 0;
   }
+  /* Judged on CPU time: the machine is shared (wall time is in the table too). */
+  if (cpu[0] > b->slowest_ms) {
+    b->slowest_ms = cpu[0];
+    snprintf(b->slowest, sizeof b->slowest, "%s", name);
+    if (cpu[0] >= 200.0) b->all_fast = 0;
+  }
   if (b->json) return;
-  printf("%-14s %6zu", name, n);
-  for (int r = 0; r < RUNTIMES; ++r) printf(" %8.4f %8.1f", ratio[r], ms[r]);
+  printf("%-14s %6zu %8.4f %8.1f %8.1f", name, n, ratio[0], ms[0], cpu[0]);
+  for (int r = 1; r < RUNTIMES; ++r) printf(" %8.4f %8.1f", ratio[r], ms[r]);
   if (kind == 'c') printf("   opt %.4f", (double)arena[0] / KNOWN_OPTIMUM);
   printf("%s\n", ok ? "" : "   WORSE than a baseline");
 }
@@ -186,7 +206,7 @@ static void usage(FILE* f) {
 
 int air_bench_arena_pack(int argc, char** argv) {
   bench_t b = {0};
-  b.never_worse = b.traces_ok = b.challenge_ok = b.timing_ok = 1;
+  b.never_worse = b.traces_ok = b.challenge_ok = b.timing_ok = b.all_fast = 1;
   const char* dir = getenv("AIR_DSA_DIR") ? getenv("AIR_DSA_DIR") : AIR_DSA_DATA_DIR;
   for (int i = 1; i < argc; ++i) {
     if (!strcmp(argv[i], "--json")) {
@@ -205,9 +225,9 @@ int air_bench_arena_pack(int argc, char** argv) {
     }
   }
   if (!b.json)
-    printf("%-14s %6s %17s %17s %17s %17s\n%21s%s\n", "case", "n", "airrt", "iree-order", "tflite",
-           "xla-best", "",
-           "  ratio  plan_ms    ratio  plan_ms    ratio  plan_ms    ratio  plan_ms");
+    printf("%-14s %6s %26s %17s %17s %17s\n%21s%s\n", "case", "n", "airrt", "iree-order",
+           "tflite", "xla-best", "",
+           "  ratio  plan_ms   cpu_ms    ratio  plan_ms    ratio  plan_ms    ratio  plan_ms");
   char** paths = NULL;
   size_t count = list_instances(dir, &paths);
   if (count == 0) fprintf(stderr, "arena-pack: no instances under %s; generated sets only\n", dir);
@@ -235,7 +255,7 @@ int air_bench_arena_pack(int argc, char** argv) {
     const char* name;
     air_pack_buffer_t* bufs;
     size_t n;
-  } gen[5];
+  } gen[8];
   gen[0].name = "random-1k";
   gen[0].bufs = pack_gen_random(1000, 1, &gen[0].n);
   gen[1].name = "random-10k";
@@ -246,7 +266,14 @@ int air_bench_arena_pack(int argc, char** argv) {
   gen[3].bufs = pack_gen_transformer(4, &gen[3].n);
   gen[4].name = "random-62k";
   gen[4].bufs = pack_gen_random(62000, 5, &gen[4].n);
-  for (int g = 0; g < 5; ++g) {
+  /* High concurrency: a training step's trace, ~9.3k buffers live at once. */
+  gen[5].name = "trace-62k";
+  gen[5].bufs = pack_gen_trace(62000, 6, &gen[5].n);
+  gen[6].name = "random-100k";
+  gen[6].bufs = pack_gen_random(100000, 9, &gen[6].n);
+  gen[7].name = "trace-100k";
+  gen[7].bufs = pack_gen_trace(100000, 7, &gen[7].n);
+  for (int g = 0; g < 8; ++g) {
     if (gen[g].bufs)
       run_case(&b, gen[g].name, 'g', gen[g].bufs, gen[g].n);
     else
@@ -254,17 +281,19 @@ int air_bench_arena_pack(int argc, char** argv) {
     free(gen[g].bufs);
   }
 
-  int all = b.failures == 0 && b.never_worse && b.traces_ok && b.challenge_ok && b.timing_ok;
+  int all = b.failures == 0 && b.never_worse && b.traces_ok && b.challenge_ok && b.timing_ok &&
+            b.all_fast;
   if (b.json) {
     emit(&b, "targets", "airrt", "targets_met", all ? 1.0 : 0.0);
   } else {
     printf(
         "targets: never worse than the best baseline: %s; traces <= 1.01: %s (worst %.4f); "
         "challenging <= 1.15: %s (worst %.4f); random-62k < 100 ms: %s (%.1f ms); "
-        "plans checked: %s => %s\n",
+        "every instance < 200 ms of CPU: %s (slowest %s, %.1f ms); plans checked: %s => %s\n",
         b.never_worse ? "yes" : "NO", b.traces_ok ? "yes" : "NO", b.worst_trace,
         b.challenge_ok ? "yes" : "NO", b.worst_challenge, b.timing_ok ? "yes" : "NO", b.ms_62k,
-        b.failures ? "FAILURES" : "all ok", all ? "ALL TARGETS HOLD" : "TARGETS MISSED");
+        b.all_fast ? "yes" : "NO", b.slowest, b.slowest_ms, b.failures ? "FAILURES" : "all ok",
+        all ? "ALL TARGETS HOLD" : "TARGETS MISSED");
   }
   return b.failures ? 1 : 0;
 }

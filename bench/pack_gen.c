@@ -71,3 +71,53 @@ air_pack_buffer_t* pack_gen_transformer(uint64_t seed, size_t* count) {
   *count = n;
   return b;
 }
+
+/* Log-uniform in [2^lo, 2^hi) bytes. */
+static uint64_t log_size(uint64_t* s, unsigned lo, unsigned hi) {
+  unsigned e = lo + (unsigned)below(s, hi - lo);
+  return (1ull << e) + below(s, 1ull << e);
+}
+
+air_pack_buffer_t* pack_gen_trace(size_t n, uint64_t seed, size_t* count) {
+  air_pack_buffer_t* b = malloc((n ? n : 1) * sizeof *b);
+  if (!b) return NULL;
+  uint64_t s = seed;
+  const uint64_t steps = n;          /* one step per buffer on average */
+  const uint64_t half = steps / 2;   /* forward [0, half), backward [half, steps) */
+  size_t k = 0;
+  /* Long-lived workspaces over 90% of the step, up to 9 GB. */
+  for (size_t i = 0; i < 8 && k < n; ++i)
+    b[k++] = (air_pack_buffer_t){steps / 20, steps - steps / 20,
+                                 i == 0 ? 9000000000ull : log_size(&s, 24, 31)};
+  /* Saved activations: 20% of the buffers, made in the forward half and freed
+   * near the mirrored backward step (jitter up to 2% of the step), so they
+   * mostly nest: the longest live about 0.9 n steps. A quarter are recomputed
+   * instead and live a few hundred steps. */
+  size_t acts = n * 20 / 100;
+  for (size_t i = 0; i < acts && k < n; ++i) {
+    uint64_t t = steps / 20 + below(&s, half - steps / 20);
+    uint64_t back = steps - t - below(&s, steps / 50 + 1);
+    if (below(&s, 4) == 0) back = t + 1 + below(&s, 512);
+    if (back > steps) back = steps;
+    if (back <= t) back = t + 1;
+    b[k++] = (air_pack_buffer_t){t, back, below(&s, 100) < 1 ? log_size(&s, 27, 30)
+                                                              : log_size(&s, 12, 26)};
+  }
+  /* Gradients: made in the backward half, kept to the optimizer step. */
+  size_t grads = n * 4 / 100;
+  for (size_t i = 0; i < grads && k < n; ++i) {
+    uint64_t t = half + below(&s, half);
+    b[k++] = (air_pack_buffer_t){t, steps, log_size(&s, 10, 26)};
+  }
+  /* Temporaries: short-lived, from 1 byte up. */
+  while (k < n) {
+    uint64_t t = below(&s, steps);
+    uint64_t len = below(&s, 100) < 70 ? 1 + below(&s, 4) : 1 + below(&s, 64);
+    uint64_t end = t + len > steps ? steps : t + len;
+    if (end <= t) end = t + 1;
+    uint64_t size = below(&s, 100) < 10 ? 1 + below(&s, 64) : log_size(&s, 6, 25);
+    b[k++] = (air_pack_buffer_t){t, end, size};
+  }
+  *count = k;
+  return b;
+}

@@ -23,4 +23,14 @@ air_pack_buffer_t* pack_gen_cnn(uint64_t seed, size_t* count);
  * scores, MLP hidden states, each live for a few steps of its layer. */
 air_pack_buffer_t* pack_gen_transformer(uint64_t seed, size_t* count);
 
+/* A training step of a large network as a framework's allocator sees it, `n`
+ * buffers over about n steps: activations made in the forward half and kept for
+ * the backward half (nested lifetimes up to ~0.9 n steps; a quarter recomputed,
+ * living a few hundred steps), short temporaries (1-64 steps), gradients kept to
+ * the optimizer step at the end, and a few workspaces over 90% of the step;
+ * sizes from 1 B to 9 GB, heavy-tailed. At n = 62000 about 9.2k buffers are live
+ * at once, the shape of the real trace issue 12 names (62k buffers, ~9.3k live,
+ * lifetimes 1 to 56k steps, 1 B to 9 GB). */
+air_pack_buffer_t* pack_gen_trace(size_t n, uint64_t seed, size_t* count);
+
 #endif /* AIR_BENCH_PACK_GEN_H_ */

@@ -3,8 +3,10 @@
 # corpus: FUZZ_TARGET=parse (default; tests/fuzz/fuzz_parse.c, the parser) or
 # FUZZ_TARGET=artifact (tests/fuzz/fuzz_artifact.c, the .airbin reader; its seeds
 # are tests/fuzz/artifact_corpus plus every sample compiled with airc) or
-# FUZZ_TARGET=code_object (tests/fuzz/fuzz_code_object.c, the loader of the x86-64
-# objects an .airbin carries; seeds tests/fuzz/code_object_corpus). New
+# FUZZ_TARGET=code-object (tests/fuzz/fuzz_code_object.c, the AMDGPU code-object
+# reader; seeds tests/fuzz/code_object_corpus plus the test suite's objects) or
+# FUZZ_TARGET=host-object (tests/fuzz/fuzz_host_object.c, the loader of the x86-64
+# host code an .airbin carries; seeds tests/fuzz/host_object_corpus). New
 # interesting inputs go to $BUILD_DIR/fuzz-corpus (parse) or
 # $BUILD_DIR/fuzz-corpus-artifact, kept between runs; a crash is saved in
 # $BUILD_DIR/fuzz-artifacts(-artifact) and makes the script fail. To keep a crash
@@ -26,9 +28,10 @@ target=${FUZZ_TARGET:-parse}
 case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
+  code-object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
   txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
-  code_object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, txn, aie or code_object, not '$target'" >&2
+  host-object) suffix="-host-object" keep="tests/fuzz/host_object_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, code-object, txn, aie or host-object, not '$target'" >&2
      exit 2 ;;
 esac
 
@@ -36,8 +39,9 @@ if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^AIR_FUZZ:BOOL=ON' "$build/CMa
   BUILD_DIR=$build bash "$root/scripts/build.sh" -DAIR_WERROR=ON \
     -DAIR_SANITIZE=address,undefined -DAIR_FUZZ=ON
 else
-  cmake --build "$build" -j "$jobs" --target "fuzz_$target" airc
+  cmake --build "$build" -j "$jobs" --target "fuzz_${target//-/_}" airc
 fi
+binary=$build/tests/fuzz_${target//-/_}
 
 corpus=$build/fuzz-corpus$suffix
 crashes=$build/fuzz-artifacts$suffix
@@ -46,12 +50,15 @@ rm -f "$crashes"/*
 dict=()
 if [ "$target" = parse ]; then
   seeds=("$root/tests/fuzz/corpus" "$root/samples")
-  for d in tests/data/programs tests/data/parse tests/tools; do
+  for d in tests/data/programs tests/data/parse tests/data/constructs tests/tools; do
     [ -d "$root/$d" ] && seeds+=("$root/$d")
   done
   dict=(-dict="$root/tests/fuzz/air.dict")
-elif [ "$target" = code_object ]; then
+elif [ "$target" = code-object ]; then
   seeds=("$root/tests/fuzz/code_object_corpus")
+  [ -d "$build/tests/amdgpu" ] && seeds+=("$build/tests/amdgpu")
+elif [ "$target" = host-object ]; then
+  seeds=("$root/tests/fuzz/host_object_corpus")
 elif [ "$target" = txn ] || [ "$target" = aie ]; then
   seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
   if [ "$target" = txn ]; then
@@ -80,7 +87,7 @@ seed=()
 [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
 [ -n "${FUZZ_RUNS:-}" ] && seed+=(-runs="$FUZZ_RUNS")
 status=0
-"$build/tests/fuzz_$target" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+"$binary" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   -max_len=65536 -print_final_stats=1 "${dict[@]}" \
   -artifact_prefix="$crashes/" \
   "$corpus" "${seeds[@]}" || status=$?
@@ -90,6 +97,6 @@ if [ $status -ne 0 ]; then
     [ -f "$f" ] || continue
     echo "  $f  (base64: $(head -c 2048 "$f" | base64 -w0))" >&2
   done
-  echo "reproduce: $build/tests/fuzz_$target FILE; keep it: cp FILE $keep" >&2
+  echo "reproduce: $binary FILE; keep it: cp FILE $keep" >&2
 fi
 exit $status

@@ -21,3 +21,7 @@ set_tests_properties(test_interp_speed PROPERTIES LABELS "concurrency")
 if(TARGET airrt_codegen_shared)
   add_dependencies(test_interp_speed airrt_codegen_shared)
 endif()
+# What a run reports besides its data (issue 15): transfers left unread in
+# channels, and a trace track per PE whatever it computes.
+air_add_test(test_interp_reports ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_reports.c)
+set_tests_properties(test_interp_reports PROPERTIES LABELS "concurrency")

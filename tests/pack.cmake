@@ -4,3 +4,9 @@ air_add_test(test_pack ${CMAKE_CURRENT_SOURCE_DIR}/test_pack.c
   ${PROJECT_SOURCE_DIR}/bench/pack_baselines.c
   ${PROJECT_SOURCE_DIR}/bench/pack_gen.c)
 target_include_directories(test_pack PRIVATE ${PROJECT_SOURCE_DIR}/bench)
+
+# The sweep placement against a plain reference (exact offsets, both rules, both
+# sweeping orders), refused orders and caps, and the planner on the dense trace.
+air_add_test(test_pack_sweep ${CMAKE_CURRENT_SOURCE_DIR}/test_pack_sweep.c
+  ${PROJECT_SOURCE_DIR}/bench/pack_gen.c)
+target_include_directories(test_pack_sweep PRIVATE ${PROJECT_SOURCE_DIR}/bench)

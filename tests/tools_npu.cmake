@@ -20,3 +20,12 @@ air_cli_test(airc_npu_insts_decode_module --rc 1
   -- airc npu-insts --decode ${AIR_NPU_DATA}/memcpy_example.mlir)
 air_cli_test(airc_npu_insts_unknown_device --rc 1 --stdin ${AIR_NPU_DATA}/bad_device.mlir
   --stderr "^<stdin>:3:14: error: unknown NPU device 'npu9'" -- airc npu-insts - --format hex)
+# airc compile/report for every NPU target: the L3 stream is in the schedule.
+air_cli_test(airc_report_npu_insts --rc 0 --stdout "@copy on npu1_2col: 106 words"
+  --stdout "address_patch reg 0x0001d024 arg 0 plus 0x200"
+  -- airc report ${AIR_NPU_DATA}/l3_copy.mlir --target npu1_2col --emit npu-insts)
+air_cli_test(airc_report_npu_insts_none --rc 1
+  --stderr "vector_add_dma\\.mlir: error: @vector_add has no NPU instruction stream: .*vector_add_dma\\.mlir:11:9: an L3 transfer inside 'air\\.herd'"
+  -- airc report ${CMAKE_CURRENT_SOURCE_DIR}/data/programs/vector_add_dma.mlir --target npu2 --emit npu-insts)
+air_cli_test(airc_report_npu_insts_not_npu --rc 1 --stderr "target xcvc1902 is not a Ryzen AI NPU"
+  -- airc report ${AIR_NPU_DATA}/l3_copy.mlir --target xcvc1902 --emit npu-insts)

@@ -31,6 +31,7 @@ static void print_usage(FILE* out) {
           "               [--input I=PATH.npy]... [--output I=PATH.npy]... [--random[=SEED]]\n"
           "               [--timeout SECONDS] [--trace OUT.json] [--kernels LIB.so]...\n"
           "               [--no-schedule] [--no-compile] [--verbose] [--quiet]\n"
+          "               [--xclbin FILE [--xrt-kernel NAME] [--insts FILE]]\n"
           "       air-run --help | --version\n");
 }
 
@@ -85,6 +86,11 @@ static void print_help(void) {
         "  --no-compile        interpret every loop and run the built-in linalg ops'\n"
         "                      reference loops: no compiled code, no library kernels\n"
         "                      (same results, bit for bit; for comparisons)\n"
+        "  --xclbin FILE       NPU (--device xrt:N): the xclbin with the herd code and\n"
+        "                      array configuration, as mlir-air's aircc builds it\n"
+        "  --xrt-kernel NAME   NPU: the xclbin's kernel (default MLIR_AIE)\n"
+        "  --insts FILE        NPU: run this instruction stream (insts.bin or hex text)\n"
+        "                      instead of the one compiled from the program\n"
         "  --verbose, -v       describe every argument, the schedule and the phases' times\n"
         "  --quiet, -q         no summary line\n\n"
         "Every argument, input file, output path and number is checked before the run.\n"
@@ -186,6 +192,14 @@ static int parse_command_line(int argc, char** argv, run_options_t* o) {
       if (*value == '@') ++value;
       if (!*value) return usage_error("empty entry name", NULL);
       o->entry = value;
+    } else if ((m = tool_option_value(argc, argv, &i, "--xclbin", &value)) != 0 ||
+               (m = tool_option_value(argc, argv, &i, "--xrt-kernel", &value)) != 0 ||
+               (m = tool_option_value(argc, argv, &i, "--insts", &value)) != 0) {
+      if (m < 0) return usage_error("option needs a value", a);
+      if (!*value) return usage_error("empty value", a);
+      if (!strncmp(a, "--xclbin", 8)) o->xclbin = value;
+      else if (!strncmp(a, "--xrt-kernel", 12)) o->xrt_kernel = value;
+      else o->insts = value;
     } else if ((m = tool_option_value(argc, argv, &i, "--device", &value)) != 0) {
       if (m < 0) return usage_error("option needs a value", a);
       if (!*value) return usage_error("empty device URI", NULL);
@@ -437,13 +451,16 @@ static int run(const run_options_t* o) {
 
   /* A program that verifies always gets an executable (an entry the scheduler
    * refuses runs the dynamic path), so a failure here is the verifier's list. */
+  /* An artifact's schedule is fixed; --no-schedule then only picks the dynamic path. */
+  /* --no-compile: no host code either (neither the JIT's nor the artifact's). */
+  air_executable_options_t xo = {
+      (o->no_schedule && !artifact ? AIR_EXECUTABLE_NO_SCHEDULE : 0) |
+          (o->no_compile ? AIR_EXECUTABLE_NO_COMPILE : 0),
+      o->xclbin, o->xrt_kernel, o->insts};
   if (artifact)
-    s = air_executable_create_from_file(r.device, o->file, &r.executable);
+    s = air_executable_create_from_file_with_options(r.device, o->file, &xo, &r.executable);
   else
-    s = air_executable_create(r.device, r.program,
-                              (o->no_schedule ? AIR_EXECUTABLE_NO_SCHEDULE : 0) |
-                                  (o->no_compile ? AIR_EXECUTABLE_NO_COMPILE : 0),
-                              &r.executable);
+    s = air_executable_create_with_options(r.device, r.program, &xo, &r.executable);
   if (s) {
     rc = tool_fail_status(display, s);
     goto done;

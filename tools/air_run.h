@@ -39,6 +39,9 @@ typedef struct run_options_t {
   int quiet;
   int no_schedule;
   int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
+  const char* xclbin;     /* NPU: --xclbin FILE */
+  const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
+  const char* insts;      /* NPU: --insts FILE */
 } run_options_t;
 
 /* Everything a run holds, released in one place. */

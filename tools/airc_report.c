@@ -43,6 +43,8 @@ static void usage(FILE* f) {
           "        memplan-svg  the memory plan as an SVG picture\n"
           "        schedule   the queues, waves, commands and kept waits\n"
           "        dot        the host token graph as Graphviz\n"
+          "        npu-insts  (npu targets) the NPU instruction stream of the entry's L3\n"
+          "                   transfers, decoded\n"
           "  Targets: see `airc targets`. Exit 1 when the program does not fit.\n");
 }
 
@@ -75,7 +77,7 @@ static int run(air_program_t* prog, const air_target_t* t, const char* display,
 
 static bool is_schedule_emit(const char* emit) {
   return !strcmp(emit, "memplan") || !strcmp(emit, "memplan-svg") || !strcmp(emit, "schedule") ||
-         !strcmp(emit, "dot");
+         !strcmp(emit, "dot") || !strcmp(emit, "npu-insts");
 }
 
 /* Compiles the entry (unless `loaded` from an .airbin, which it takes over) and
@@ -166,7 +168,8 @@ int airc_cmd_report(int argc, char** argv) {
     return TOOL_EXIT_USAGE;
   }
   if (strcmp(emit, "resources") && !is_schedule_emit(emit))
-    return usage_error("unknown --emit (resources, memplan, memplan-svg, schedule, dot)", emit);
+    return usage_error("unknown --emit (resources, memplan, memplan-svg, schedule, dot, npu-insts)",
+                       emit);
   if (svg_path && strcmp(emit, "memplan"))
     return usage_error("--svg goes with --emit memplan", NULL);
   /* Outputs are checked before the work. */

@@ -51,6 +51,28 @@ enum {
 AIR_API air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
                                            uint32_t flags, air_executable_t** out_executable);
 
+/* What air_executable_create_with_options takes beyond the program. Zero
+ * everything for the defaults. */
+typedef struct air_executable_options_t {
+  uint32_t flags;      /* AIR_EXECUTABLE_* */
+  /* NPU devices (xrt:N): the xclbin holding the herd code and the array
+   * configuration, as mlir-air's aircc builds it (required there; other devices
+   * refuse it). */
+  const char* xclbin;
+  /* NPU: the kernel in the xclbin, matched as a name prefix (NULL: "MLIR_AIE"). */
+  const char* kernel;
+  /* NPU: an instruction stream (insts.bin, or hex text) to run instead of the one
+   * compiled from the program's L3 data movement; use the one built with the
+   * xclbin when its shim channels differ from libairrt's. NULL: the compiled one. */
+  const char* insts;
+} air_executable_options_t;
+
+/* air_executable_create with options; `options` may be NULL. */
+AIR_API air_status_t air_executable_create_with_options(air_device_t* device,
+                                                        const air_program_t* program,
+                                                        const air_executable_options_t* options,
+                                                        air_executable_t** out_executable);
+
 /* Creates an executable from a compiled artifact (an .airbin image, as `airc
  * compile` writes): the program and the schedule of its entry are read, checked
  * (a corrupt image is DATA_LOSS, something that is not an .airbin at all
@@ -64,6 +86,11 @@ AIR_API air_status_t air_executable_create_from_artifact(air_device_t* device, c
 /* The same from a file; errors name the path. */
 AIR_API air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
                                                      air_executable_t** out_executable);
+/* The same with options (flags other than 0 are refused: the artifact fixes the
+ * schedule). */
+AIR_API air_status_t air_executable_create_from_file_with_options(
+    air_device_t* device, const char* path, const air_executable_options_t* options,
+    air_executable_t** out_executable);
 AIR_API void air_executable_retain(air_executable_t* executable);
 AIR_API void air_executable_release(air_executable_t* executable);
 

@@ -115,7 +115,7 @@ typedef struct air_cg_hooks_t {
   const air_cg_unit_t* (*find)(const air_cg_program_t* compiled, const air_op_t* op);
   void (*stats)(const air_cg_program_t* compiled, air_cg_stats_t* out);
   /* Emits every unit of `program` into one relocatable x86-64 object for an
-   * artifact (the loader's rules: hal/code_object.h), each unit the function
+   * artifact (the loader's rules: hal/host_object.h), each unit the function
    * "air_unit_<N>" where N is the unit op's preorder index in the module
    * (air_cg_op_at(program->module, N)). `*bytes` is NULL (and `*n_units` 0) when
    * the program has no unit; the bytes are the allocator's. */
@@ -127,7 +127,7 @@ typedef struct air_cg_hooks_t {
 
 /* The C library functions generated code may call (libm for maxnumf/minnumf and
  * math ops, the mem* functions LLVM makes of loop idioms): the JIT resolves only
- * these, and the object loader (hal/code_object.c) links only these. X(name). */
+ * these, and the object loader (hal/host_object.c) links only these. X(name). */
 #define AIR_CG_EXTERNALS(X)                                                                  \
   X(fmax) X(fmin) X(fmaxf) X(fminf) X(memcpy) X(memmove) X(memset) X(fma) X(fmaf) X(sqrt)     \
   X(sqrtf) X(cbrt) X(cbrtf) X(exp) X(expf) X(exp2) X(exp2f) X(expm1) X(expm1f) X(log) X(logf) \

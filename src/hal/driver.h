@@ -92,6 +92,13 @@ typedef struct air_device_vtable_t {
                                 const air_timepoint_list_t* wait,
                                 air_command_buffer_t* command_buffer,
                                 const air_timepoint_list_t* signal);
+  /* Optional (NULL when the driver takes no options beyond flags): executable_create
+   * with air_executable_options_t (never NULL here; flags already checked). When
+   * present it serves every executable creation of the device. */
+  air_status_t (*executable_create_options)(air_device_t* device, const air_program_t* program,
+                                            const air_executable_options_t* options,
+                                            air_schedule_t* loaded,
+                                            air_executable_t** out_executable);
 } air_device_vtable_t;
 
 #define AIR_DEVICE_VTABLE(d) ((const air_device_vtable_t*)(d)->resource.vtable)
@@ -127,6 +134,10 @@ struct air_buffer_t {
   uint64_t size;
   void* host_ptr; /* host-addressable bytes, or NULL when mapping must ask the driver */
   bool imported;  /* host_ptr belongs to the caller */
+  /* Where the device's own code finds byte 0 when that is not host_ptr (the hsa
+   * driver: a GPU virtual address the host cannot dereference), else NULL.
+   * Dispatch bindings resolve through it; only the owning driver reads them. */
+  void* device_ptr;
 };
 
 typedef struct air_buffer_vtable_t {

@@ -169,27 +169,55 @@ void air_executable_deinit(air_executable_t* e) {
   e->owned_program = NULL;
 }
 
-air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
-                                   uint32_t flags, air_executable_t** out_executable) {
+/* Through the driver's options entry when it has one; a driver without one
+ * refuses options it cannot honour. */
+static air_status_t create_with(air_device_t* device, const air_program_t* program,
+                                const air_executable_options_t* o, air_schedule_t* loaded,
+                                const air_artifact_code_t* code, air_executable_t** out) {
+  static const air_executable_options_t k_none = {0, NULL, NULL, NULL};
+  const air_device_vtable_t* vt = AIR_DEVICE_VTABLE(device);
+  if (!o) o = &k_none;
+  if (vt->executable_create_options)
+    return vt->executable_create_options(device, program, o, loaded, out);
+  if (o->xclbin || o->kernel || o->insts) {
+    air_schedule_free(loaded);
+    return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "device %s takes no %s: an xclbin, kernel or instruction stream is for "
+                      "an NPU (xrt:N)", device->info.name,
+                      o->xclbin ? "xclbin" : o->kernel ? "kernel name" : "instruction stream");
+  }
+  return vt->executable_create(device, program, o->flags, loaded, code, out);
+}
+
+air_status_t air_executable_create_with_options(air_device_t* device,
+                                                const air_program_t* program,
+                                                const air_executable_options_t* options,
+                                                air_executable_t** out_executable) {
   if (!device || !program || !out_executable)
     return AIR_STATUS(device ? &device->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: NULL argument");
   *out_executable = NULL;
+  uint32_t flags = options ? options->flags : 0;
   if (flags & ~(uint32_t)(AIR_EXECUTABLE_NO_SCHEDULE | AIR_EXECUTABLE_NO_COMPILE))
     return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: unknown flags 0x%x", flags);
-  return AIR_DEVICE_VTABLE(device)->executable_create(device, program, flags, NULL, NULL,
-                                                      out_executable);
+  return create_with(device, program, options, NULL, NULL, out_executable);
+}
+
+air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
+                                   uint32_t flags, air_executable_t** out_executable) {
+  air_executable_options_t o = {flags, NULL, NULL, NULL};
+  return air_executable_create_with_options(device, program, &o, out_executable);
 }
 
 /* The executable takes the program; the schedule goes to its entry; the host
- * code is the driver's to link (or ignore) during the call. */
+ * code (docs/artifact.md, `.air.code`) is the driver's to link or ignore during
+ * the call, and freed here. */
 static air_status_t create_loaded(air_device_t* device, air_program_t* program,
                                   air_schedule_t* schedule, air_artifact_code_t* code,
+                                  const air_executable_options_t* options,
                                   air_executable_t** out) {
-  air_status_t st =
-      AIR_DEVICE_VTABLE(device)->executable_create(device, program, 0, schedule,
-                                                   code->object ? code : NULL, out);
+  air_status_t st = create_with(device, program, options, schedule, code->object ? code : NULL, out);
   const air_allocator_t* a = air_context_allocator(device->context);
   if (code->object) a->free(a->self, code->object);
   if (st) {
@@ -211,21 +239,32 @@ air_status_t air_executable_create_from_artifact(air_device_t* device, const voi
   air_artifact_code_t code;
   AIR_RETURN_IF_ERROR(air_artifact_read_ex(device->context, data, size, "<memory>", &program,
                                            &schedule, &code));
-  return create_loaded(device, program, schedule, &code, out);
+  return create_loaded(device, program, schedule, &code, NULL, out);
 }
 
-air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
-                                             air_executable_t** out) {
+air_status_t air_executable_create_from_file_with_options(
+    air_device_t* device, const char* path, const air_executable_options_t* options,
+    air_executable_t** out) {
   if (!device || !path || !out)
     return AIR_STATUS(device ? &device->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create_from_file: NULL argument");
   *out = NULL;
+  /* AIR_EXECUTABLE_NO_COMPILE only: the artifact's host code is then ignored. */
+  if (options && (options->flags & ~(uint32_t)AIR_EXECUTABLE_NO_COMPILE))
+    return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_executable_create_from_file: flags 0x%x with an artifact, whose "
+                      "schedule is fixed", options->flags);
   air_program_t* program = NULL;
   air_schedule_t* schedule = NULL;
   air_artifact_code_t code;
   AIR_RETURN_IF_ERROR(
       air_artifact_read_file_ex(device->context, path, &program, &schedule, &code));
-  return create_loaded(device, program, schedule, &code, out);
+  return create_loaded(device, program, schedule, &code, options, out);
+}
+
+air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
+                                             air_executable_t** out) {
+  return air_executable_create_from_file_with_options(device, path, NULL, out);
 }
 
 void air_executable_retain(air_executable_t* executable) {

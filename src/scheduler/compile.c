@@ -10,6 +10,7 @@
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/memplan.h"
+#include "scheduler/npu_l3.h"
 #include "scheduler/schedule_bind.h"
 #include "scheduler/host_graph.h"
 
@@ -161,6 +162,31 @@ static air_status_t store_edges(air_schedule_t* sc, const air_sched_host_graph_t
   return sc->aff ? AIR_STATUS_OK_VALUE : AIR_STATUS_OOM(a, "storing the affinity producers");
 }
 
+/* The NPU instruction stream of the entry's L3 transfers (npu_l3.h); a program
+ * it cannot lower keeps the reason instead, so the schedule still serves reports
+ * and the other drivers. */
+static air_status_t store_npu_insts(air_schedule_t* sc, const air_program_t* p,
+                                    const air_op_t* entry, const air_target_t* t) {
+  uint32_t* w = NULL;
+  size_t n = 0;
+  air_status_t s = air_npu_l3_lower(&sc->allocator, p, entry, t->name, &w, &n);
+  if (s) {
+    if (air_status_code(s) == AIR_STATUS_RESOURCE_EXHAUSTED &&
+        strstr(air_status_message(s), "out of memory")) return s;
+    sc->npu_error = arena_strdup(&sc->arena, air_status_message(s));
+    air_status_free(s);
+    return sc->npu_error ? NULL : AIR_STATUS_OOM(&sc->allocator, "compiling");
+  }
+  if (n > UINT32_MAX || !(sc->npu_insts = arena_array(&sc->arena, n, sizeof *w))) {
+    air_mem_free(&sc->allocator, w);
+    return AIR_STATUS_OOM(&sc->allocator, "the NPU instruction stream");
+  }
+  memcpy(sc->npu_insts, w, n * sizeof *w);
+  sc->n_npu_insts = (uint32_t)n;
+  air_mem_free(&sc->allocator, w);
+  return NULL;
+}
+
 air_status_t air_schedule_compile(const air_allocator_t* allocator, const air_program_t* program,
                                   const char* entry_name, const air_target_t* target,
                                   air_schedule_t** out) {
@@ -214,6 +240,7 @@ air_status_t air_schedule_compile(const air_allocator_t* allocator, const air_pr
   if (!s)
     s = air_memplan_build(&sc->arena, allocator, program, entry, sc->partition, target,
                           AIR_MEMPLAN_DEFAULT_ALIGNMENT, &sc->memplan);
+  if (!s && (target->flags & AIR_TARGET_F_NPU)) s = store_npu_insts(sc, program, entry, target);
   if (s) {
     air_schedule_free(sc);
     return s;

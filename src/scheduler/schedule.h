@@ -186,6 +186,12 @@ typedef struct air_schedule_t {
   uint32_t* aff_off;          /* n_cmds + 1 */
   uint32_t* aff;
   air_memplan_t memplan;      /* its arrays live in `arena` */
+  /* NPU targets: the TXN instruction stream of the entry's L3 data movement
+   * (npu/txn.h; in `arena`), or NULL with `npu_error` (in `arena`) saying why none
+   * was made. Both NULL on other targets. */
+  uint32_t* npu_insts;
+  uint32_t n_npu_insts;
+  char* npu_error;
   uint64_t compile_ns;        /* wall time of air_schedule_compile */
 } air_schedule_t;
 

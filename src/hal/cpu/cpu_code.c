@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hal/code_object.h"
+#include "hal/host_object.h"
 #include "hal/codegen_load.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
@@ -19,7 +19,7 @@ struct air_cpu_code_t {
   const air_cg_hooks_t* hooks;
   air_cg_program_t* jit;
   /* Artifact: the linked object and units made here, sorted by op. */
-  air_code_object_t* obj;
+  air_host_object_t* obj;
   air_cg_unit_t* units;
   uint32_t n_units;
   air_vid_t* ins;
@@ -92,7 +92,7 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
                                air_code_info_t* info) {
   *out = NULL;
   info->source = "none";
-  if (!air_code_object_cpu_supports(code->isa)) {
+  if (!air_host_object_cpu_supports(code->isa)) {
     info->why_none = "this CPU lacks the instruction set of the artifact's host code";
     return NULL;
   }
@@ -101,8 +101,8 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
   c->alloc = *allocator;
   c->lookup = (air_cg_code_t){c, find_hook};
   const char* name = program->filename ? program->filename : "<artifact>";
-  air_status_t st = air_code_object_load(allocator, code->object, code->size, name, &c->obj);
-  uint32_t n = st ? 0 : air_code_object_count(c->obj);
+  air_status_t st = air_host_object_load(allocator, code->object, code->size, name, &c->obj);
+  uint32_t n = st ? 0 : air_host_object_count(c->obj);
   if (!st && n != code->n_units)
     st = AIR_STATUS(allocator, AIR_STATUS_DATA_LOSS,
                     "%s: .air.code: the object has %u functions, the header says %u units", name,
@@ -111,7 +111,7 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
     st = AIR_STATUS_OOM(allocator, "compiled units");
   uint32_t total = 0;
   for (uint32_t i = 0; !st && i < n; ++i) {
-    const char* fn = air_code_object_name(c->obj, i);
+    const char* fn = air_host_object_name(c->obj, i);
     unsigned index = 0;
     char tail = 0;
     const air_op_t* op = NULL;
@@ -132,7 +132,7 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
       break;
     }
     c->units[i] = (air_cg_unit_t){.op = op,
-                                  .fn = (air_cg_fn_t)(uintptr_t)air_code_object_address(c->obj, i),
+                                  .fn = (air_cg_fn_t)(uintptr_t)air_host_object_address(c->obj, i),
                                   .n_in = k,
                                   .n_out = op->n_results,
                                   .index = index};
@@ -188,7 +188,7 @@ const air_cg_unit_t* air_cpu_code_find(const air_cpu_code_t* c, const air_op_t* 
 void air_cpu_code_free(air_cpu_code_t* c) {
   if (!c) return;
   if (c->jit) c->hooks->release(c->jit);
-  air_code_object_free(c->obj);
+  air_host_object_free(c->obj);
   air_allocator_t a = c->alloc;
   air_mem_free(&a, c->units);
   air_mem_free(&a, c->ins);

@@ -1,7 +1,7 @@
 /* cpu_code.h - the compiled code of one CPU executable: its program's units
  * (hal/compiled.h) either JIT-compiled by the code generator when it is loaded
  * (hal/codegen_load.h), or linked from the x86-64 object an artifact carries
- * (hal/code_object.h), looked up by op when the executor reaches one. Made once
+ * (hal/host_object.h), looked up by op when the executor reaches one. Made once
  * per executable, read by every run; never changed after it is made. */
 #ifndef AIR_HAL_CPU_CPU_CODE_H_
 #define AIR_HAL_CPU_CPU_CODE_H_

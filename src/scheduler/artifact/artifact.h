@@ -22,7 +22,7 @@
 /* Host code for the program's compiled units, the optional `.air.code` section
  * (docs/artifact.md): an x86-64 relocatable object holding one function per unit,
  * "air_unit_<N>" for the op at preorder index N of the module (hal/compiled.h,
- * loaded by hal/code_object.h), for the instruction set `isa`. The section also
+ * loaded by hal/host_object.h), for the instruction set `isa`. The section also
  * stores a hash of the program text, so code is never paired with a program it
  * was not made for. */
 typedef struct air_artifact_code_t {

@@ -10,7 +10,7 @@
  *   48  the object
  *
  * Only the section is checked here (its shape, the hash, the ISA name); the
- * object's own structure is the loader's (hal/code_object.c) when it is linked. */
+ * object's own structure is the loader's (hal/host_object.c) when it is linked. */
 #ifndef AIR_SCHEDULER_ARTIFACT_ARTIFACT_CODE_H_
 #define AIR_SCHEDULER_ARTIFACT_ARTIFACT_CODE_H_
 

@@ -34,6 +34,8 @@ const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT] = {
                            {"group", "wave_pred_end", "pred_end", "aff_end"}, 4},
     [AIR_ART_PREDS] = {".air.preds", 1, {4}, {"cmd"}, 4},
     [AIR_ART_AFFINITY] = {".air.affinity", 1, {4}, {"cmd"}, 4},
+    [AIR_ART_NPU_INSTS] = {".air.npu.insts", 1, {4}, {"word"}, 4},
+    [AIR_ART_NPU_ERROR] = {".air.npu.error", 0, {0}, {0}, 1},
 };
 
 uint32_t air_art_record_size(const air_art_layout_t* layout) {

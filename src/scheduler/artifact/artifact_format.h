@@ -36,8 +36,15 @@ typedef enum air_art_section_e {
   AIR_ART_CMD_EDGES,  /* version 2: the contract's edges, one record per command */
   AIR_ART_PREDS,
   AIR_ART_AFFINITY,
+  /* Optional (absent in artifacts before them, empty off NPU targets): the NPU
+   * instruction stream of the entry's L3 transfers, or why there is none. */
+  AIR_ART_NPU_INSTS,
+  AIR_ART_NPU_ERROR,
   AIR_ART_SECTION_COUNT,
 } air_art_section_t;
+
+/* The first optional section: later ones may be missing. */
+#define AIR_ART_FIRST_OPTIONAL AIR_ART_NPU_INSTS
 
 /* `.air.meta`: AIR_ART_MAGIC, one record of these fields, then the target and
  * entry names, each NUL-terminated. */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "runtime/base/mem.h"
+#include "npu/txn.h"
 #include "runtime/base/status_util.h"
 #include "runtime/target/target.h"
 #include "scheduler/artifact/artifact.h"
@@ -131,7 +132,7 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
     r->size[which] = sh->sh_size;
   }
   if (!r->sec[AIR_ART_META]) return not_airbin(r, "no .air.meta section");
-  for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i)
+  for (int i = 0; i < AIR_ART_FIRST_OPTIONAL; ++i)
     if (!r->sec[i])
       return air_art_corrupt(r->a, r->name, "section %s is missing", k_air_art_sections[i].name);
   return NULL;
@@ -213,6 +214,47 @@ static void record(const reader_t* r, int sec, uint32_t i, uint64_t* v) {
 
 /* Values are stored as read; a field wider than its struct member is caught by
  * the range checks, except these that are checked here. */
+/* The optional NPU sections: a stream the TXN decoder accepts, or a reason
+ * (text without NUL), never both. */
+static air_status_t decode_npu(const reader_t* r, air_schedule_t* s) {
+  size_t nb = r->size[AIR_ART_NPU_INSTS], ne = r->size[AIR_ART_NPU_ERROR];
+  if (nb % 4)
+    return air_art_corrupt(r->a, r->name, ".air.npu.insts: %zu bytes, not whole words", nb);
+  if (nb && ne)
+    return air_art_corrupt(r->a, r->name, ".air.npu.insts and .air.npu.error are both present");
+  if (nb / 4 > UINT32_MAX)
+    return air_art_corrupt(r->a, r->name, ".air.npu.insts: too large");
+  if (nb) {
+    uint32_t* w = air_art_array(&s->arena, nb / 4, 4);
+    if (!w) return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", r->name);
+    uint64_t v[AIR_ART_MAX_FIELDS];
+    for (size_t k = 0; k < nb / 4; ++k) {
+      record(r, AIR_ART_NPU_INSTS, (uint32_t)k, v);
+      w[k] = (uint32_t)v[0];
+    }
+    air_txn_view_t view;
+    air_status_t st = air_txn_decode(r->a, w, nb / 4, ".air.npu.insts", &view);
+    if (st) {
+      air_status_t c = air_art_corrupt(r->a, r->name, "%s", air_status_message(st));
+      air_status_free(st);
+      return c;
+    }
+    air_txn_view_free(r->a, &view);
+    s->npu_insts = w;
+    s->n_npu_insts = (uint32_t)(nb / 4);
+  }
+  if (ne) {
+    const uint8_t* e = r->sec[AIR_ART_NPU_ERROR];
+    if (memchr(e, 0, ne) || ne > 65536)
+      return air_art_corrupt(r->a, r->name, ".air.npu.error: not a message");
+    char* m = air_art_array(&s->arena, ne + 1, 1);
+    if (!m) return AIR_STATUS(r->a, AIR_STATUS_RESOURCE_EXHAUSTED, "%s: error: out of memory", r->name);
+    memcpy(m, e, ne);
+    s->npu_error = m;
+  }
+  return NULL;
+}
+
 static air_status_t decode(const reader_t* r, air_schedule_t* s) {
   const uint64_t* m = r->meta;
   air_partition_t* P = s->partition;
@@ -318,7 +360,7 @@ static air_status_t decode(const reader_t* r, air_schedule_t* s) {
     M->buffers[i] = (air_memplan_buffer_t){(uint32_t)v[0], (uint32_t)v[1], v[2], v[3],
                                            (uint32_t)v[4], (uint32_t)v[5]};
   }
-  return NULL;
+  return decode_npu(r, s);
 }
 
 /* A schedule with an empty partition; decode fills both (arrays in the schedule's

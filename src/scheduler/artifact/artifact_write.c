@@ -106,6 +106,12 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
   for (uint32_t k = 0; k < n_preds; ++k) PUT(e, AIR_ART_PREDS, at, s->preds[k]);
   if (!(at = table(e, AIR_ART_AFFINITY, n_aff, 0))) return AIR_STATUS_OOM(e->a, "artifact");
   for (uint32_t k = 0; k < n_aff; ++k) PUT(e, AIR_ART_AFFINITY, at, s->aff[k]);
+  uint32_t n_insts = s->npu_insts ? s->n_npu_insts : 0;
+  if (!(at = table(e, AIR_ART_NPU_INSTS, n_insts, 0))) return AIR_STATUS_OOM(e->a, "artifact");
+  for (uint32_t k = 0; k < n_insts; ++k) PUT(e, AIR_ART_NPU_INSTS, at, s->npu_insts[k]);
+  size_t elen2 = s->npu_error && !n_insts ? strlen(s->npu_error) : 0;
+  if (!(at = table(e, AIR_ART_NPU_ERROR, 0, elen2))) return AIR_STATUS_OOM(e->a, "artifact");
+  memcpy(at, s->npu_error ? s->npu_error : "", elen2);
   return NULL;
 }
 

@@ -1,27 +1,17 @@
-/* pack_place.c - the greedy placement rules: take buffers in a given order and put
- * each in the smallest (best-fit) or lowest (first-fit) gap left between the
- * already placed buffers whose lifetimes overlap it, or on top of them.
+/* pack_place.c - the greedy placement rules for any order: take buffers in a
+ * given order and put each in the smallest (best-fit) or lowest (first-fit) gap
+ * left between the already placed buffers whose lifetimes overlap it, or on top
+ * of them.
  *
- * Finding those buffers in offset order is the whole cost. With neighbour lists
- * it is the placed neighbours, sorted: O(degree log degree) per buffer (first-fit
- * mostly skips the sort). When the
- * lists would not fit in memory (dense traces such as iopddl S_1, 43M overlapping
- * pairs) the placed buffers are kept in offset order in a list of small blocks and
- * scanned with a cheap lifetime filter, as TFLite's arena does: O(placed) per
- * buffer but sequential and branch-light. */
+ * Finding those buffers in offset order is the whole cost: with the neighbour
+ * lists it is the placed neighbours, sorted, O(degree log degree) per buffer
+ * (first-fit mostly skips the sort). The planner uses this only on instances
+ * sparse enough for the lists (pack_plan.c); orders that sweep in time go to
+ * pack_sweep.c instead, which does not depend on the degree. */
 #include <string.h>
 
 #include "runtime/base/mem.h"
 #include "scheduler/pack/pack_place.h"
-
-enum { BLOCK_CAP = 128 };
-
-typedef struct {
-  uint32_t count;
-  uint32_t min_lo, max_hi; /* lifetime hull of the block, to skip it whole */
-  uint32_t lo[BLOCK_CAP], hi[BLOCK_CAP];
-  uint64_t off[BLOCK_CAP], end[BLOCK_CAP];
-} block_t;
 
 /* Neighbour mode works in units of the alignment, 32 bits wide: 8 bytes a span
  * keep a 62k-buffer plan's state in L2. The planner only uses this mode when
@@ -37,9 +27,6 @@ struct pk_place_t {
   span_t* spans;  /* scratch: placed neighbours of one buffer, then sort space */
   span_t* placed; /* [n] per buffer [off, end), off SPAN_UNSET until placed */
   uint32_t max_degree;
-  block_t* pool;    /* scan mode: blocks */
-  block_t** blocks; /* scan mode: blocks in offset order */
-  uint32_t nblocks, pool_used, pool_cap;
 };
 
 pk_place_t* pk_place_create(const pk_problem_t* p) {
@@ -48,24 +35,17 @@ pk_place_t* pk_place_create(const pk_problem_t* p) {
   if (!pl) return NULL;
   memset(pl, 0, sizeof *pl);
   pl->p = p;
-  if (p->adj_start) {
-    uint32_t max_degree = 0;
-    for (uint32_t i = 0; i < p->n; ++i) {
-      uint32_t d = p->adj_start[i + 1] - p->adj_start[i] + (p->later_end[i] - i - 1);
-      if (d > max_degree) max_degree = d;
-    }
-    pl->max_degree = max_degree;
-    pl->placed = air_mem_calloc(a, p->n, sizeof *pl->placed);
-    if (!pl->placed) goto fail;
-    pl->spans = air_mem_calloc(a, 2 * ((size_t)max_degree + 1), sizeof *pl->spans);
-    if (!pl->spans) goto fail;
-  } else {
-    /* Blocks split when full, so each holds at least half: n / (cap/2) + 2. */
-    pl->pool_cap = p->n / (BLOCK_CAP / 2) + 2;
-    pl->pool = air_mem_calloc(a, pl->pool_cap, sizeof *pl->pool);
-    pl->blocks = air_mem_calloc(a, pl->pool_cap, sizeof *pl->blocks);
-    if (!pl->pool || !pl->blocks) goto fail;
+  if (!p->adj_start) goto fail; /* the neighbour lists are required */
+  uint32_t max_degree = 0;
+  for (uint32_t i = 0; i < p->n; ++i) {
+    uint32_t d = p->adj_start[i + 1] - p->adj_start[i] + (p->later_end[i] - i - 1);
+    if (d > max_degree) max_degree = d;
   }
+  pl->max_degree = max_degree;
+  pl->placed = air_mem_calloc(a, p->n, sizeof *pl->placed);
+  if (!pl->placed) goto fail;
+  pl->spans = air_mem_calloc(a, 2 * ((size_t)max_degree + 1), sizeof *pl->spans);
+  if (!pl->spans) goto fail;
   return pl;
 fail:
   pk_place_destroy(pl);
@@ -77,8 +57,6 @@ void pk_place_destroy(pk_place_t* pl) {
   const air_allocator_t* a = pl->p->allocator;
   a->free(a->self, pl->spans);
   a->free(a->self, pl->placed);
-  a->free(a->self, pl->pool);
-  a->free(a->self, pl->blocks);
   a->free(a->self, pl);
 }
 
@@ -123,7 +101,7 @@ static void sort_spans(span_t* s, uint32_t n) {
   }
 }
 
-/* Gap choice over spans in offset order; shared by both storage modes. */
+/* Gap choice over spans in offset order. */
 typedef struct {
   uint64_t size, cur, best, best_gap;
   pk_rule_t rule;
@@ -223,96 +201,22 @@ static uint64_t choose_adj(pk_place_t* pl, uint32_t b, pk_rule_t rule) {
   return (c.best != PK_UNSET ? c.best : c.cur) << p->unit_shift;
 }
 
-static uint64_t choose_scan(pk_place_t* pl, uint32_t b, pk_rule_t rule) {
-  const pk_problem_t* p = pl->p;
-  uint32_t qlo = p->lo[b], qhi = p->hi[b];
-  chooser_t c = {p->sz[b], 0, PK_UNSET, PK_UNSET, rule, 0};
-  for (uint32_t k = 0; k < pl->nblocks && !c.done; ++k) {
-    const block_t* blk = pl->blocks[k];
-    pl->work += 1;
-    if (blk->max_hi <= qlo || blk->min_lo >= qhi) continue;
-    pl->work += blk->count / 8 + 1; /* a filter test is ~8x cheaper than a visit */
-    for (uint32_t i = 0; i < blk->count; ++i) {
-      if (blk->lo[i] < qhi && qlo < blk->hi[i]) {
-        choose_step(&c, blk->off[i], blk->end[i]);
-        if (c.done) break;
-      }
-    }
-  }
-  return c.best != PK_UNSET ? c.best : c.cur;
-}
-
-static void scan_insert(pk_place_t* pl, uint32_t b, uint64_t x) {
-  const pk_problem_t* p = pl->p;
-  uint32_t k = 0;
-  /* The block whose offsets bracket x: the last one starting at or below it. */
-  while (k + 1 < pl->nblocks && pl->blocks[k + 1]->off[0] <= x) ++k;
-  if (pl->nblocks == 0) {
-    block_t* blk = &pl->pool[pl->pool_used++];
-    blk->count = 0;
-    blk->min_lo = UINT32_MAX;
-    blk->max_hi = 0;
-    pl->blocks[pl->nblocks++] = blk;
-  }
-  block_t* blk = pl->blocks[k];
-  if (blk->count == BLOCK_CAP) {
-    block_t* right = &pl->pool[pl->pool_used++];
-    uint32_t half = BLOCK_CAP / 2;
-    right->count = BLOCK_CAP - half;
-    memcpy(right->lo, blk->lo + half, right->count * sizeof *blk->lo);
-    memcpy(right->hi, blk->hi + half, right->count * sizeof *blk->hi);
-    memcpy(right->off, blk->off + half, right->count * sizeof *blk->off);
-    memcpy(right->end, blk->end + half, right->count * sizeof *blk->end);
-    blk->count = half;
-    block_t* sides[2] = {blk, right};
-    for (int s = 0; s < 2; ++s) {
-      sides[s]->min_lo = UINT32_MAX;
-      sides[s]->max_hi = 0;
-      for (uint32_t i = 0; i < sides[s]->count; ++i) {
-        if (sides[s]->lo[i] < sides[s]->min_lo) sides[s]->min_lo = sides[s]->lo[i];
-        if (sides[s]->hi[i] > sides[s]->max_hi) sides[s]->max_hi = sides[s]->hi[i];
-      }
-    }
-    memmove(pl->blocks + k + 2, pl->blocks + k + 1, (pl->nblocks - k - 1) * sizeof *pl->blocks);
-    pl->blocks[k + 1] = right;
-    pl->nblocks++;
-    if (right->off[0] <= x) blk = right;
-  }
-  uint32_t i = blk->count;
-  while (i > 0 && blk->off[i - 1] > x) --i;
-  uint32_t tail = blk->count - i;
-  memmove(blk->lo + i + 1, blk->lo + i, tail * sizeof *blk->lo);
-  memmove(blk->hi + i + 1, blk->hi + i, tail * sizeof *blk->hi);
-  memmove(blk->off + i + 1, blk->off + i, tail * sizeof *blk->off);
-  memmove(blk->end + i + 1, blk->end + i, tail * sizeof *blk->end);
-  blk->lo[i] = p->lo[b];
-  blk->hi[i] = p->hi[b];
-  blk->off[i] = x;
-  blk->end[i] = x + p->sz[b];
-  blk->count++;
-  if (p->lo[b] < blk->min_lo) blk->min_lo = p->lo[b];
-  if (p->hi[b] > blk->max_hi) blk->max_hi = p->hi[b];
-}
-
 uint64_t pk_place_order(pk_place_t* pl, const uint32_t* order, pk_rule_t rule, uint64_t cap,
                         uint64_t* off) {
   const pk_problem_t* p = pl->p;
-  for (uint32_t i = 0; i < p->n; ++i) off[i] = PK_UNSET;
-  if (pl->placed)
-    for (uint32_t i = 0; i < p->n; ++i) pl->placed[i] = (span_t){SPAN_UNSET, SPAN_UNSET};
-  pl->nblocks = 0;
-  pl->pool_used = 0;
+  for (uint32_t i = 0; i < p->n; ++i) {
+    off[i] = PK_UNSET;
+    pl->placed[i] = (span_t){SPAN_UNSET, SPAN_UNSET};
+  }
   uint64_t arena = 0;
   for (uint32_t k = 0; k < p->n; ++k) {
     uint32_t b = order[k];
-    uint64_t x = p->adj_start ? choose_adj(pl, b, rule) : choose_scan(pl, b, rule);
+    uint64_t x = choose_adj(pl, b, rule);
     uint64_t top = x + p->sz[b];
     if (top > cap) return PK_UNSET;
     off[b] = x;
-    if (pl->placed)
-      pl->placed[b] = (span_t){(uint32_t)(x >> p->unit_shift), (uint32_t)(top >> p->unit_shift)};
+    pl->placed[b] = (span_t){(uint32_t)(x >> p->unit_shift), (uint32_t)(top >> p->unit_shift)};
     if (top > arena) arena = top;
-    if (!p->adj_start) scan_insert(pl, b, x);
   }
   return arena;
 }

@@ -15,6 +15,8 @@ typedef enum pk_rule_e {
 /* Scratch for the placement rules, reused across calls. */
 typedef struct pk_place_t pk_place_t;
 
+/* Needs the problem's neighbour lists (pk_build_adjacency); NULL without them or
+ * when out of memory. */
 pk_place_t* pk_place_create(const pk_problem_t* p);
 void pk_place_destroy(pk_place_t* pl);
 

@@ -1,10 +1,15 @@
-/* pack_plan.c - the planner (the top of the pack layer): validates and compresses the instance, runs the greedy
- * candidates (among them exactly the placement rules of IREE, TFLite and XLA, so
- * the plan is never worse than theirs), lets the skyline search improve small
- * instances, and maps the winner back to the caller's buffers. Also the lower
- * bound and the O(n log n) overlap check. */
+/* pack_plan.c - the planner (the top of the pack layer): validates and compresses
+ * the instance, runs the greedy candidates (among them exactly the placement rules
+ * of IREE, TFLite and XLA, so on every instance where they all run the plan is
+ * never worse than theirs), lets the skyline search improve small instances, and
+ * maps the winner back to the caller's buffers. Sweeping orders are placed in
+ * O(log live) per buffer (pack_sweep.c), the others against neighbour lists
+ * (pack_place.c) on instances sparse enough for them; dense ones (many buffers
+ * live at once) run only sweeps. Also the lower bound and the O(n log n) overlap
+ * check. See docs/packing.md. */
 #include "scheduler/pack/pack.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "runtime/base/status_util.h"
@@ -12,10 +17,7 @@
 #include "scheduler/pack/pack_place.h"
 #include "scheduler/pack/pack_problem.h"
 #include "scheduler/pack/pack_search.h"
-
-/* Neighbour lists are built while they stay below this many entries (4 B each,
- * so 64 MiB); beyond it the placement scans blocks instead (see pack_place.c). */
-#define ADJ_MAX_ENTRIES (16u * 1000u * 1000u)
+#include "scheduler/pack/pack_sweep.h"
 
 /* Default improvement budget in work units (see air_pack_options_t). */
 #define DEFAULT_SEARCH_BUDGET (60ull * 1000 * 1000)
@@ -24,15 +26,18 @@
  * even one descent within the default budget. */
 #define SEARCH_MAX_BUFFERS 5000u
 
-/* A greedy pass costs O(overlapping pairs), or O(n^2) in scan mode: on large or
- * dense instances only the six passes that matter most run. */
+/* Neighbour lists cost O(overlapping pairs) to build and each pass over them as
+ * much again: past this many pairs an instance is dense, and only the sweeps run
+ * (each O(n log live) whatever the density). */
+#define NEIGHBOUR_MAX_PAIRS (4ull * 1000 * 1000)
+
+/* Work (neighbour visits, pk_place_work) the budgeted neighbour passes may take
+ * in all after the first, so that 100k sparse buffers plan within 200 ms. */
+#define NEIGHBOUR_WORK_BUDGET (30ull * 1000 * 1000)
+
+/* "Small": every candidate runs, the extra ones too. */
 #define EXTRA_CANDIDATE_WORK (200ull * 1000 * 1000)
 #define EXTRA_CANDIDATE_BUFFERS 20000u
-
-/* Work of one placement pass, in the units pk_place_work counts. */
-static uint64_t place_cost(const pk_problem_t* p) {
-  return p->adj_start ? p->pairs + p->n : (uint64_t)p->n * p->n / 16;
-}
 
 /* ---- candidate orders ----------------------------------------------------- */
 
@@ -44,6 +49,7 @@ typedef enum {
   ORDER_PEAK_OUT,    /* buffers live at the peak (longest first), then outwards */
   ORDER_AREA,        /* size x lifetime desc */
   ORDER_CLASS_START, /* power-of-two size class desc, then program order */
+  ORDER_REVERSE,     /* (end, start) descending: program order backwards */
 } order_kind_t;
 
 static uint64_t log2_floor(uint64_t v) { return 63u - (uint64_t)__builtin_clzll(v | 1); }
@@ -106,34 +112,69 @@ static void make_order(pk_prep_t* s, order_kind_t kind, uint32_t* order) {
       PASS(p->lo[i_]);
       PASS(~log2_floor(p->sz[i_]));
       break;
+    case ORDER_REVERSE:
+      PASS(~(uint64_t)p->lo[i_]);
+      PASS(~(uint64_t)p->hi[i_]);
+      break;
   }
 #undef PASS
 }
 
+/* How a candidate is placed: by sweeping (pack_sweep.h: O(log live) per buffer
+ * whatever the density; the pivot is the start, the peak slot or past the end),
+ * or against neighbour lists (pack_place.h: O(overlapping pairs)). */
+typedef enum { BY_NEIGHBOURS, SWEEP_START, SWEEP_PEAK, SWEEP_END } placer_t;
+
 typedef struct {
   order_kind_t order;
   pk_rule_t rule;
+  placer_t placer;
   const char* name;
+  uint8_t when; /* CAND_* */
 } candidate_t;
 
-/* Among the first six are the four baselines' own rules, so the plan is never
- * worse than any of them. Size-ordered first-fit goes first because it is
- * usually the best greedy plan: its arena caps the passes after it, which then
- * stop as soon as they exceed it. The first six always run; the rest only on
- * instances where a pass is cheap. */
-static const candidate_t k_candidates[] = {
-    {ORDER_SIZE, PK_FIRST_FIT, "size-first-fit"},
-    {ORDER_SIZE, PK_BEST_FIT, "tflite-size-best-fit"},
-    {ORDER_SIZE_LENGTH, PK_BEST_FIT, "xla-spatial-best-fit"},
-    {ORDER_LENGTH_SIZE, PK_BEST_FIT, "xla-temporal-best-fit"},
-    {ORDER_PROGRAM, PK_BEST_FIT, "iree-program-best-fit"},
-    {ORDER_PEAK_OUT, PK_BEST_FIT, "peak-out-best-fit"},
-    {ORDER_PEAK_OUT, PK_FIRST_FIT, "peak-out-first-fit"},
-    {ORDER_AREA, PK_FIRST_FIT, "area-first-fit"},
-    {ORDER_CLASS_START, PK_FIRST_FIT, "class-start-first-fit"},
-    {ORDER_LENGTH_SIZE, PK_FIRST_FIT, "length-first-fit"},
+enum {
+  CAND_ALWAYS = 1, /* every instance (neighbour passes: sparse ones) */
+  CAND_BUDGET = 2, /* sparse instances, while the neighbour work budget lasts */
+  CAND_DENSE = 4,  /* dense instances, where only sweeps run */
+  CAND_SMALL = 8,  /* small instances, where every pass is cheap */
 };
-enum { ALWAYS_CANDIDATES = 6 };
+
+/* Among these are the placement rules of IREE (program-order best-fit), TFLite
+ * and XLA, so the plan is never worse than theirs wherever they all run.
+ * Size-ordered first-fit goes first because it is usually the best greedy plan
+ * on sparse instances: its arena caps the passes after it, which stop as soon as
+ * they exceed it. On dense instances only sweeps run, peak-out first. */
+static const candidate_t k_candidates[] = {
+    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_DENSE},
+    {ORDER_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "size-first-fit", CAND_ALWAYS | CAND_SMALL},
+    {ORDER_SIZE, PK_BEST_FIT, BY_NEIGHBOURS, "tflite-size-best-fit", CAND_BUDGET | CAND_SMALL},
+    {ORDER_SIZE_LENGTH, PK_BEST_FIT, BY_NEIGHBOURS, "xla-spatial-best-fit",
+     CAND_BUDGET | CAND_SMALL},
+    {ORDER_LENGTH_SIZE, PK_BEST_FIT, BY_NEIGHBOURS, "xla-temporal-best-fit",
+     CAND_BUDGET | CAND_SMALL},
+    {ORDER_PROGRAM, PK_BEST_FIT, SWEEP_START, "iree-program-best-fit",
+     CAND_ALWAYS | CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_ALWAYS | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_AREA, PK_FIRST_FIT, BY_NEIGHBOURS, "area-first-fit", CAND_SMALL},
+    {ORDER_CLASS_START, PK_FIRST_FIT, BY_NEIGHBOURS, "class-start-first-fit", CAND_SMALL},
+    {ORDER_LENGTH_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "length-first-fit", CAND_SMALL},
+    {ORDER_REVERSE, PK_BEST_FIT, SWEEP_END, "reverse-best-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_REVERSE, PK_FIRST_FIT, SWEEP_END, "reverse-first-fit", CAND_SMALL},
+    {ORDER_PROGRAM, PK_FIRST_FIT, SWEEP_START, "program-first-fit", CAND_SMALL},
+};
+
+/* Keeps the plan in *off when it beats *best_arena (swapping the arrays). */
+static void keep(uint64_t arena, const char* name, uint64_t** off, uint64_t** best,
+                 uint64_t* best_arena, const char** method) {
+  if (arena >= *best_arena) return;
+  *best_arena = arena;
+  *method = name;
+  uint64_t* t = *best;
+  *best = *off;
+  *off = t;
+}
 
 /* ---- public entry points -------------------------------------------------- */
 
@@ -163,40 +204,57 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
   uint64_t* off = NULL;
   uint64_t* best = NULL;
   pk_place_t* pl = NULL;
+  pk_sweep_t* sw = NULL;
   if (status) goto done;
   for (size_t i = 0; i < count; ++i) out_offsets[i] = 0;
   out_result->lower_bound = p->lower_bound;
   if (p->n == 0) goto done;
 
-  /* Neighbour mode keeps offsets as 32-bit multiples of the alignment. */
-  if (p->pairs <= ADJ_MAX_ENTRIES && (p->total >> p->unit_shift) < UINT32_MAX) {
-    status = pk_build_adjacency(&s);
-    if (status) goto done;
-  }
   order = air_mem_calloc(allocator, p->n, sizeof *order);
   off = air_mem_calloc(allocator, p->n, sizeof *off);
   best = air_mem_calloc(allocator, p->n, sizeof *best);
-  pl = order && off && best ? pk_place_create(p) : NULL;
-  if (!pl) {
-    status = AIR_STATUS(allocator, AIR_STATUS_RESOURCE_EXHAUSTED, "pack: out of memory");
+  pk_sweep_input_t in = {p->n, p->lo, p->hi, p->sz};
+  sw = order && off && best ? pk_sweep_create(allocator, &in) : NULL;
+  if (!sw) {
+    status = AIR_STATUS_OOM(allocator, "pack");
     goto done;
   }
-
   uint64_t best_arena = PK_UNSET;
   const char* method = "";
-  size_t ncand = sizeof k_candidates / sizeof *k_candidates;
-  if (place_cost(p) > EXTRA_CANDIDATE_WORK || p->n > EXTRA_CANDIDATE_BUFFERS)
-    ncand = ALWAYS_CANDIDATES;
-  for (size_t c = 0; c < ncand; ++c) {
-    make_order(&s, k_candidates[c].order, order);
-    uint64_t arena = pk_place_order(pl, order, k_candidates[c].rule, best_arena, off);
-    if (arena < best_arena) {
-      best_arena = arena;
-      method = k_candidates[c].name;
-      uint64_t* t = best;
-      best = off;
-      off = t;
+  /* Dense: neighbour lists would not pay (they also need offsets in 32-bit units
+   * of the alignment). Small: every pass is cheap. */
+  bool dense = p->pairs > NEIGHBOUR_MAX_PAIRS || (p->total >> p->unit_shift) >= UINT32_MAX;
+  bool small = !dense && p->n <= EXTRA_CANDIDATE_BUFFERS && p->pairs + p->n <= EXTRA_CANDIDATE_WORK;
+  uint8_t mode = dense ? CAND_DENSE : small ? CAND_SMALL : CAND_ALWAYS | CAND_BUDGET;
+  uint64_t budget_from = 0; /* neighbour work when the budgeted passes began */
+  for (size_t c = 0; c < sizeof k_candidates / sizeof *k_candidates; ++c) {
+    const candidate_t* k = &k_candidates[c];
+    if (!(k->when & mode) || best_arena == p->lower_bound) continue; /* optimal: done */
+    uint64_t arena;
+    if (k->placer == BY_NEIGHBOURS) {
+      if (!pl) {
+        status = pk_build_adjacency(&s);
+        if (status) goto done;
+        pl = pk_place_create(p);
+        if (!pl) {
+          status = AIR_STATUS_OOM(allocator, "pack");
+          goto done;
+        }
+      }
+      if (mode != CAND_SMALL && (k->when & CAND_BUDGET) && !(k->when & CAND_ALWAYS)) {
+        if (!budget_from) budget_from = pk_place_work(pl);
+        if (pk_place_work(pl) - budget_from > NEIGHBOUR_WORK_BUDGET) continue;
+      }
+      make_order(&s, k->order, order);
+      arena = pk_place_order(pl, order, k->rule, best_arena, off);
+    } else {
+      make_order(&s, k->order, order);
+      int64_t pivot = k->placer == SWEEP_START ? -1
+                      : k->placer == SWEEP_END ? (int64_t)p->slots
+                                               : (int64_t)p->peak_slot;
+      arena = pk_sweep_place(sw, order, pivot, k->rule == PK_FIRST_FIT, best_arena, off);
     }
+    keep(arena, k->name, &off, &best, &best_arena, &method);
   }
   if (!(opts.flags & AIR_PACK_FLAG_NO_SEARCH) && best_arena > p->lower_bound &&
       p->n <= SEARCH_MAX_BUFFERS) {
@@ -211,6 +269,7 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
 
 done:
   if (pl) pk_place_destroy(pl);
+  pk_sweep_destroy(sw);
   allocator->free(allocator->self, order);
   allocator->free(allocator->self, off);
   allocator->free(allocator->self, best);

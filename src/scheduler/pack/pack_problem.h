@@ -33,8 +33,8 @@ typedef struct pk_problem_t {
   uint32_t peak_slot;  /* a slot where the live bytes reach lower_bound */
   /* Ids are in start-time order. Neighbours (overlapping lifetimes) of b are
    * adj[adj_start[b] .. adj_start[b+1]) (those starting no later, ids < b)
-   * and the ids b+1 .. later_end[b]-1. Present when small enough to hold;
-   * without them placement scans every placed buffer. */
+   * and the ids b+1 .. later_end[b]-1. Built only for sparse instances (the
+   * planner's neighbour passes); dense ones place by sweeps (pack_sweep.h). */
   uint32_t* adj_start; /* [n + 1] or NULL */
   uint32_t* adj;
   uint32_t* later_end; /* [n] */

@@ -3,6 +3,8 @@
  * iteration (reused when nothing dispatched from it still reads it). */
 #include "hal/cpu/interp/control.h"
 
+#include "hal/futex.h"
+
 int ix_op_for(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
@@ -169,5 +171,9 @@ int ix_op_execute(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     ix_next(s);
     return IX_CONT;
   }
-  return push_body(s, f, op, b);
+  int rc = push_body(s, f, op, b);
+  /* The work a PE does in an air.execute is a span on its track, whatever ops it
+   * holds (loads, stores and arith as much as linalg), ended in loop.c. */
+  if (rc == IX_CONT && s->pe && s->run->trace) ix_top(s)->t0 = air_time_now_ns();
+  return rc;
 }

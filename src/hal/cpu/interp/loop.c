@@ -255,6 +255,8 @@ static int block_end(ix_strand_t* s, ix_frame_t* f) {
     case AIR_OP_HERD: ix_pop(s); return IX_CONT;
     default: break;
   }
+  if (owner->kind == AIR_OP_EXECUTE && f->t0 && s->pe)
+    ix_trace(s, AIR_TRACK_PE, s->pe->track, owner, f->t0);
   /* if / affine.if / execute / call: the terminator's values are the results. */
   const air_vid_t* res = owner->results;
   uint32_t nres = owner->n_results;

@@ -88,6 +88,9 @@ static void run_end(ix_run_t* r) {
   bool called = r->done_called;
   air_status_t st = r->status;
   r->status = NULL;
+  /* A run that did all its work can still have broken the spec's balance of puts
+   * and gets; only now, with every strand gone, is that known. */
+  if (!st && !called) st = ix_chan_unread(r);
   run_free(r);
   if (!called)
     done(user, st);
@@ -297,6 +300,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
     f->state = NULL;
     f->n_wait = 0;
     f->done = NULL;
+    f->t0 = 0;
     s.n = 1;
     if (!d->n_args || !(st = bind_args(&r, d, env))) ix_strand_run_inline(&s);
   }

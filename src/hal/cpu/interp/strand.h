@@ -59,6 +59,9 @@ typedef struct ix_frame_t {
    * (loop.c): its token, one pending count and a ref, released when the frame
    * goes, which fires it. */
   struct ix_tok_t* done;
+  /* Traced runs only: when a herd body or an air.execute body of a PE began, for
+   * its span on the PE's track (0: not traced). */
+  int64_t t0;
 } ix_frame_t;
 
 typedef struct ix_strand_t {
@@ -77,6 +80,7 @@ typedef struct ix_strand_t {
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
+  bool pe_counted;         /* counted in pe->strands (traced runs): pe is alive until it leaves */
 } ix_strand_t;
 
 /* Every waiter is a strand's. */

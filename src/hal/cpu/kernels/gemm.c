@@ -46,7 +46,8 @@ static inline __attribute__((always_inline)) void sgemm_body(int64_t M, int64_t 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 /* With the FMA instructions enabled fmaf is one instruction (and the j loop
  * vectorises); the same loop without them calls libm's exact fmaf. */
-__attribute__((target("fma"))) static void sgemm_loop_fma(int64_t M, int64_t N, int64_t K,
+#define FMA_ISA target("fma")
+__attribute__((FMA_ISA)) static void sgemm_loop_fma(int64_t M, int64_t N, int64_t K,
                                                           const float* A, int64_t lda,
                                                           const float* B, int64_t ldb, float* C,
                                                           int64_t ldc) {

@@ -1,5 +1,5 @@
-/* code_object.c - links the code generator's x86-64 relocatable objects into
- * memory (code_object.h). Parsed by hand: the ELF structures are read field by
+/* host_object.c - links the code generator's x86-64 relocatable objects into
+ * memory (host_object.h). Parsed by hand: the ELF structures are read field by
  * field from the byte buffer (no pointer into it is trusted before its bounds are
  * checked), and the only relocation applied is S + A into 8 bytes.
  *
@@ -8,7 +8,7 @@
  * section in a second run (then read-only). Section order and alignment follow
  * the file. */
 #define _GNU_SOURCE 1
-#include "hal/code_object.h"
+#include "hal/host_object.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -66,7 +66,7 @@ typedef struct fn_t {
   void* addr;
 } fn_t;
 
-struct air_code_object_t {
+struct air_host_object_t {
   air_allocator_t alloc;
   uint8_t* code;       /* mapped pages */
   size_t code_bytes;
@@ -91,7 +91,7 @@ typedef struct ld_t {
   uint32_t n_sec;
   const char* shstr; /* section-name table */
   uint64_t shstr_size;
-  air_code_object_t* obj;
+  air_host_object_t* obj;
 } ld_t;
 
 #define BAD(l, ...) AIR_STATUS((l)->a, AIR_STATUS_DATA_LOSS, __VA_ARGS__)
@@ -312,7 +312,7 @@ static air_status_t relocate(ld_t* l, const symtab_t* t) {
 
 /* The defined global functions. */
 static air_status_t collect_functions(ld_t* l, const symtab_t* t) {
-  air_code_object_t* o = l->obj;
+  air_host_object_t* o = l->obj;
   uint32_t n = 0;
   size_t chars = 0;
   for (int pass = 0; pass < 2; ++pass) {
@@ -346,13 +346,13 @@ static air_status_t collect_functions(ld_t* l, const symtab_t* t) {
   return NULL;
 }
 
-air_status_t air_code_object_load(const air_allocator_t* allocator, const void* bytes,
-                                  size_t size, const char* name, air_code_object_t** out) {
+air_status_t air_host_object_load(const air_allocator_t* allocator, const void* bytes,
+                                  size_t size, const char* name, air_host_object_t** out) {
   *out = NULL;
   air_allocator_t a;
   if (allocator) a = *allocator;
   else air_allocator_init_system(&a);
-  air_code_object_t* o = air_mem_calloc(&a, 1, sizeof *o);
+  air_host_object_t* o = air_mem_calloc(&a, 1, sizeof *o);
   if (!o) return AIR_STATUS_OOM(&a, "code object");
   o->alloc = a;
   ld_t l = {&o->alloc, bytes, bytes ? size : 0, name ? name : "<code object>", NULL, 0, NULL, 0, o};
@@ -369,14 +369,14 @@ air_status_t air_code_object_load(const air_allocator_t* allocator, const void* 
     st = AIR_STATUS(&a, AIR_STATUS_INTERNAL, "%s: mprotect of constants failed", l.name);
   air_mem_free(&a, l.sec);
   if (st) {
-    air_code_object_free(o);
+    air_host_object_free(o);
     return st;
   }
   *out = o;
   return NULL;
 }
 
-void air_code_object_free(air_code_object_t* o) {
+void air_host_object_free(air_host_object_t* o) {
   if (!o) return;
   if (o->code) munmap(o->code, o->code_bytes);
   if (o->data) munmap(o->data, o->data_bytes);
@@ -386,15 +386,15 @@ void air_code_object_free(air_code_object_t* o) {
   air_mem_free(&a, o);
 }
 
-uint32_t air_code_object_count(const air_code_object_t* o) { return o ? o->n_fns : 0; }
-const char* air_code_object_name(const air_code_object_t* o, uint32_t i) {
+uint32_t air_host_object_count(const air_host_object_t* o) { return o ? o->n_fns : 0; }
+const char* air_host_object_name(const air_host_object_t* o, uint32_t i) {
   return o && i < o->n_fns ? o->fns[i].name : NULL;
 }
-void* air_code_object_address(const air_code_object_t* o, uint32_t i) {
+void* air_host_object_address(const air_host_object_t* o, uint32_t i) {
   return o && i < o->n_fns ? o->fns[i].addr : NULL;
 }
 
-bool air_code_object_cpu_supports(const char* isa) {
+bool air_host_object_cpu_supports(const char* isa) {
 #if defined(__x86_64__)
   if (!isa) return false;
   if (!strcmp(isa, "x86-64")) return true;

@@ -1,4 +1,4 @@
-/* code_object.h - loading the code generator's x86-64 objects (the compiled
+/* host_object.h - loading the code generator's x86-64 objects (the compiled
  * units an .airbin carries, docs/artifact.md) into executable memory without
  * LLVM: a small static linker for exactly what the generator emits.
  *
@@ -17,8 +17,8 @@
  *
  * Code ends up in pages mapped read+execute, constants read-only; nothing is
  * writable and executable at once. */
-#ifndef AIR_HAL_CODE_OBJECT_H_
-#define AIR_HAL_CODE_OBJECT_H_
+#ifndef AIR_HAL_HOST_OBJECT_H_
+#define AIR_HAL_HOST_OBJECT_H_
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,20 +27,20 @@
 #include "air/allocator.h"
 #include "air/status.h"
 
-typedef struct air_code_object_t air_code_object_t;
+typedef struct air_host_object_t air_host_object_t;
 
 /* Links `bytes` into memory. `name` is used in messages. */
-air_status_t air_code_object_load(const air_allocator_t* allocator, const void* bytes,
-                                  size_t size, const char* name, air_code_object_t** out);
-void air_code_object_free(air_code_object_t* obj);
+air_status_t air_host_object_load(const air_allocator_t* allocator, const void* bytes,
+                                  size_t size, const char* name, air_host_object_t** out);
+void air_host_object_free(air_host_object_t* obj);
 
 /* Defined global functions, in symbol-table order: name and address. */
-uint32_t air_code_object_count(const air_code_object_t* obj);
-const char* air_code_object_name(const air_code_object_t* obj, uint32_t i);
-void* air_code_object_address(const air_code_object_t* obj, uint32_t i);
+uint32_t air_host_object_count(const air_host_object_t* obj);
+const char* air_host_object_name(const air_host_object_t* obj, uint32_t i);
+void* air_host_object_address(const air_host_object_t* obj, uint32_t i);
 
 /* Whether this CPU runs code generated for `isa` ("x86-64-v3": AVX2, FMA, BMI1/2,
  * F16C, LZCNT, MOVBE and the OS saving YMM state; "x86-64": any x86-64). */
-bool air_code_object_cpu_supports(const char* isa);
+bool air_host_object_cpu_supports(const char* isa);
 
-#endif /* AIR_HAL_CODE_OBJECT_H_ */
+#endif /* AIR_HAL_HOST_OBJECT_H_ */

@@ -1,0 +1,395 @@
+/* npu_l3.c - L3 transfers of an entry to a TXN stream (see npu_l3.h).
+ *
+ * The walk evaluates index values as it goes (constants, integer arith,
+ * affine.apply, induction variables of the unrolled launches, segments and
+ * loops) and follows memrefs through launch and segment arguments to the
+ * entry parameter they are. Each transfer endpoint (a channel and direction, or
+ * one dma_memcpy_nd) gets a shim (column, channel) on first use: S2MM and MM2S
+ * each fill channel 0 then 1 of column 0, then of column 1, ... Every push asks
+ * for a completion token, so the stream can wait for the oldest task of a
+ * channel (TCT sync): before a fifth task on a channel (queues are 4 deep),
+ * before reusing a BD of its column that is still queued (16 per shim tile, used
+ * round robin), and for every task at the end of each launch instance. */
+#include "scheduler/npu_l3.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "npu/bd.h"
+#include "npu/npu.h"
+#include "npu/txn.h"
+#include "runtime/base/mem.h"
+#include "runtime/base/status_util.h"
+
+enum { MAX_EPS = 64, QDEPTH = 4, MAX_TRANSFERS = 1 << 16, MAX_COLS = 8 };
+
+typedef struct ep_t {
+  const air_op_t* op; /* DMA endpoint: the op; channel endpoint: NULL */
+  const char* sym;
+  int64_t idx[4];
+  uint32_t n_idx;
+  air_npu_dir_t dir;
+  uint32_t col, ch;
+  uint32_t q[QDEPTH]; /* BD ids of queued tasks, oldest first */
+  uint32_t nq;
+} ep_t;
+
+typedef struct l3_t {
+  const air_allocator_t* a;
+  const air_program_t* p;
+  const air_npu_device_t* dev;
+  air_txn_t txn;
+  int64_t* ival;
+  uint8_t* known;
+  int32_t* root;    /* memref value -> entry memref-argument index, or -1 */
+  ep_t eps[MAX_EPS];
+  uint32_t n_eps, n_dir[2];
+  uint32_t next_bd[MAX_COLS];
+  uint64_t transfers;
+} l3_t;
+
+static air_status_t err_at(const l3_t* L, const air_op_t* op, air_status_code_t code,
+                           const char* fmt, ...) __attribute__((format(printf, 4, 5)));
+static air_status_t err_at(const l3_t* L, const air_op_t* op, air_status_code_t code,
+                           const char* fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return AIR_STATUS(L->a, code, "%s:%u:%u: %s", L->p->filename ? L->p->filename : "<program>",
+                    op ? op->line : 0, op ? op->col : 0, msg);
+}
+
+static bool val(const l3_t* L, air_vid_t v, int64_t* out) {
+  if (!v || v >= L->p->n_values || !L->known[v]) return false;
+  *out = L->ival[v];
+  return true;
+}
+
+static void set(l3_t* L, air_vid_t v, int64_t x) {
+  if (!v || v >= L->p->n_values) return;
+  L->ival[v] = x;
+  L->known[v] = 1;
+}
+
+static void forget(l3_t* L, air_vid_t v) {
+  if (v && v < L->p->n_values) L->known[v] = 0;
+}
+
+/* Integer value of constants, arith and affine.apply ops whose operands are known. */
+static void eval_op(l3_t* L, const air_op_t* op) {
+  if (op->n_results != 1) return;
+  air_vid_t r = op->results[0];
+  forget(L, r);
+  if (op->kind == AIR_OP_CONSTANT) {
+    if (op->value.kind == AIR_ATTR_INT || op->value.kind == AIR_ATTR_BOOL) set(L, r, op->value.i);
+    return;
+  }
+  if (op->kind == AIR_OP_AFFINE_APPLY && op->value.kind == AIR_ATTR_MAP && op->value.map &&
+      op->value.map->n_results == 1) {
+    int64_t dims[8], syms[8];
+    uint32_t nd = op->iaux[0], ns = op->n_operands - nd;
+    if (nd > 8 || ns > 8) return;
+    for (uint32_t i = 0; i < op->n_operands; ++i)
+      if (!val(L, op->operands[i], i < nd ? &dims[i] : &syms[i - nd])) return;
+    int64_t x;
+    if (air_aff_eval(op->value.map->results[0], dims, syms, &x)) set(L, r, x);
+    return;
+  }
+  if (air_opkind_class(op->kind) != AIR_OPC_BINARY || op->n_operands != 2) return;
+  int64_t a, b, x;
+  if (!val(L, op->operands[0], &a) || !val(L, op->operands[1], &b)) return;
+  switch (op->kind) {
+    case AIR_OP_ADDI: if (__builtin_add_overflow(a, b, &x)) return; break;
+    case AIR_OP_SUBI: if (__builtin_sub_overflow(a, b, &x)) return; break;
+    case AIR_OP_MULI: if (__builtin_mul_overflow(a, b, &x)) return; break;
+    case AIR_OP_DIVSI: case AIR_OP_DIVUI: if (!b || (a == INT64_MIN && b == -1)) return; x = a / b; break;
+    case AIR_OP_REMSI: case AIR_OP_REMUI: if (!b || (a == INT64_MIN && b == -1)) return; x = a % b; break;
+    case AIR_OP_MINSI: x = a < b ? a : b; break;
+    case AIR_OP_MAXSI: x = a > b ? a : b; break;
+    default: return;
+  }
+  set(L, r, x);
+}
+
+/*--- the stream -------------------------------------------------------------------*/
+
+static void sync_oldest(l3_t* L, ep_t* e) {
+  air_txn_sync(&L->txn, (uint8_t)e->col, 0, e->dir == AIR_NPU_MM2S ? 1 : 0, (uint8_t)e->ch, 1, 1);
+  memmove(e->q, e->q + 1, (e->nq - 1) * sizeof e->q[0]);
+  e->nq--;
+}
+
+static void sync_all(l3_t* L) {
+  for (uint32_t i = 0; i < L->n_eps; ++i)
+    while (L->eps[i].nq) sync_oldest(L, &L->eps[i]);
+}
+
+/* A BD id of `col` not queued on any channel (waiting for one when needed). */
+static uint32_t take_bd(l3_t* L, uint32_t col) {
+  uint32_t bd = L->next_bd[col];
+  L->next_bd[col] = (bd + 1) % 16;
+  for (uint32_t i = 0; i < L->n_eps; ++i) {
+    ep_t* e = &L->eps[i];
+    if (e->col != col) continue;
+    for (uint32_t k = 0; k < e->nq; ++k)
+      if (e->q[k] == bd) {
+        while (k-- > 0) sync_oldest(L, e);
+        sync_oldest(L, e);
+        break;
+      }
+  }
+  return bd;
+}
+
+/* The endpoint of a transfer, made on first use. */
+static air_status_t endpoint(l3_t* L, const air_op_t* op, air_npu_dir_t dir, ep_t** out) {
+  const char* sym = op->kind == AIR_OP_DMA ? NULL : op->sym;
+  int64_t idx[4] = {0};
+  uint32_t n_idx = op->kind == AIR_OP_DMA ? 0 : op->iaux[0];
+  if (n_idx > 4) return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "channel indices of rank %u", n_idx);
+  for (uint32_t i = 0; i < n_idx; ++i)
+    if (!val(L, op->operands[i], &idx[i]))
+      return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "a channel index is not a constant here");
+  for (uint32_t i = 0; i < L->n_eps; ++i) {
+    ep_t* e = &L->eps[i];
+    if (e->dir != dir) continue;
+    if (sym ? (e->sym && !strcmp(e->sym, sym) && e->n_idx == n_idx &&
+               !memcmp(e->idx, idx, sizeof idx))
+            : e->op == op) {
+      *out = e;
+      return NULL;
+    }
+  }
+  uint32_t k = L->n_dir[dir];
+  if (k / 2 >= L->dev->cols || L->n_eps == MAX_EPS)
+    return err_at(L, op, AIR_STATUS_RESOURCE_EXHAUSTED,
+                  "this is L3 transfer endpoint %u %s of the entry; %s has 2 shim DMA channels "
+                  "per direction in each of its %u columns", k + 1,
+                  dir == AIR_NPU_MM2S ? "reading L3 (MM2S)" : "writing L3 (S2MM)", L->dev->name,
+                  L->dev->cols);
+  ep_t* e = &L->eps[L->n_eps++];
+  memset(e, 0, sizeof *e);
+  e->op = sym ? NULL : op;
+  e->sym = sym;
+  memcpy(e->idx, idx, sizeof idx);
+  e->n_idx = n_idx;
+  e->dir = dir;
+  e->col = k / 2;
+  e->ch = k % 2;
+  L->n_dir[dir]++;
+  *out = e;
+  return NULL;
+}
+
+/* One transfer between L3 memref `mem` (with lists[l0..l0+2]) and the array. */
+static air_status_t transfer(l3_t* L, const air_op_t* op, air_vid_t mem, uint32_t l0,
+                             air_npu_dir_t dir) {
+  if (++L->transfers > MAX_TRANSFERS)
+    return err_at(L, op, AIR_STATUS_RESOURCE_EXHAUSTED, "more than %d L3 transfers once unrolled",
+                  MAX_TRANSFERS);
+  int32_t arg = mem < L->p->n_values ? L->root[mem] : -1;
+  if (arg < 0)
+    return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                  "this L3 memref is not an argument of the entry (only those get an address "
+                  "patch)");
+  const air_type_info_t* t = air_ir_type(L->p, air_ir_value_type(L->p, mem));
+  air_npu_nd_t nd;
+  memset(&nd, 0, sizeof nd);
+  nd.elem_bits = air_elem_size(t->elem) * 8;
+  const air_ixlist_t* ls = &op->lists[l0];
+  uint32_t n = ls[1].n;
+  if (ls[0].n != n || ls[2].n != n || n > 4)
+    return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                  "offsets, sizes and strides of %u dimensions (a shim BD addresses at most 4)", n);
+  for (int i = 0; i < 4; ++i) {
+    nd.offsets[i] = 0;
+    nd.sizes[i] = 1;
+    nd.strides[i] = 0;
+  }
+  if (n == 0) { /* the whole memref, contiguous */
+    uint64_t count = 1;
+    for (uint32_t d = 0; d < t->rank; ++d) {
+      if (t->shape[d] < 0)
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "an L3 memref with a dynamic shape");
+      count *= (uint64_t)t->shape[d];
+    }
+    nd.sizes[3] = count;
+    nd.strides[3] = 1;
+  }
+  for (uint32_t k = 0; k < 3 && n; ++k)
+    for (uint32_t i = 0; i < n; ++i) {
+      const air_ix_t* ix = &ls[k].items[i];
+      int64_t v = ix->cst;
+      if (ix->value && !val(L, ix->value, &v))
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                      "%s %u of the L3 side is not a constant once loops are unrolled",
+                      k == 0 ? "offset" : k == 1 ? "size" : "stride", i);
+      if (v < 0) return err_at(L, op, AIR_STATUS_INVALID_ARGUMENT, "negative offset, size or stride");
+      uint64_t* dst = k == 0 ? nd.offsets : k == 1 ? nd.sizes : nd.strides;
+      dst[4 - n + i] = (uint64_t)v;
+    }
+  air_npu_bd_t bd;
+  uint64_t off;
+  uint32_t repeat;
+  air_npu_why_t why;
+  if (!air_npu_nd_to_bd(&nd, &bd, &off, &repeat, why))
+    return err_at(L, op, AIR_STATUS_INVALID_ARGUMENT, "the L3 side does not fit a shim BD: %s", why);
+  ep_t* e = NULL;
+  AIR_RETURN_IF_ERROR(endpoint(L, op, dir, &e));
+  if (e->nq == QDEPTH) sync_oldest(L, e);
+  bd.bd_id = take_bd(L, e->col);
+  uint32_t w[8], bd_addr, ctrl;
+  if (!air_npu_bd_encode(L->dev, AIR_NPU_TILE_SHIM, &bd, w, why))
+    return err_at(L, op, AIR_STATUS_INVALID_ARGUMENT, "the L3 side does not fit a shim BD: %s", why);
+  air_npu_tile_addr(e->col, 0, air_npu_bd_base(AIR_NPU_TILE_SHIM) + 0x20 * bd.bd_id, &bd_addr);
+  air_npu_tile_addr(e->col, 0, air_npu_channel_ctrl(AIR_NPU_TILE_SHIM, dir, e->ch), &ctrl);
+  air_txn_blockwrite(&L->txn, 0, 0, bd_addr, w, 8);
+  air_txn_ddr_patch(&L->txn, bd_addr + 4, (uint64_t)arg, air_txn_patch_arg_plus((uint64_t)arg, off, true));
+  air_txn_write32(&L->txn, ctrl + 4, air_npu_queue_word(bd.bd_id, repeat, true, AIR_NPU_TILE_SHIM));
+  e->q[e->nq++] = bd.bd_id;
+  return NULL;
+}
+
+static bool is_l3(const l3_t* L, air_vid_t v) {
+  const air_type_info_t* t = air_ir_type(L->p, air_ir_value_type(L->p, v));
+  return t->kind == AIR_TYPE_MEMREF && t->memspace == 0;
+}
+
+/* Does anything inside `op` move L3 data? */
+static bool l3_walk(air_op_t* op, void* user) {
+  const l3_t* L = user;
+  if (op->kind == AIR_OP_PUT || op->kind == AIR_OP_GET) {
+    uint32_t mi = op->iaux[0];
+    return !(mi < op->n_operands && is_l3(L, op->operands[mi]));
+  }
+  if (op->kind == AIR_OP_DMA && op->n_operands >= 2)
+    return !is_l3(L, op->operands[0]) && !is_l3(L, op->operands[1]);
+  return true;
+}
+
+static air_status_t walk_block(l3_t* L, const air_block_t* b, int depth);
+
+/* Unrolls a launch or segment: binds ids, sizes and arguments, then its body. */
+static air_status_t hier(l3_t* L, const air_op_t* op, int depth) {
+  uint32_t n = op->iaux[0];
+  const air_block_t* body = op->n_regions ? op->regions[0] : NULL;
+  if (!body) return NULL;
+  int64_t size[4] = {1, 1, 1, 1};
+  if (n > 4) return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "a %u-d iteration space", n);
+  for (uint32_t i = 0; i < n; ++i)
+    if (!val(L, op->operands[i], &size[i]) || size[i] < 1)
+      return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "its size %u is not a positive constant", i);
+  uint32_t n_args = op->n_operands - n;
+  for (uint32_t k = 0; k < n_args && 2 * n + k < body->n_args; ++k) {
+    air_vid_t outer = op->operands[n + k], inner = body->args[2 * n + k];
+    int64_t x;
+    if (val(L, outer, &x)) set(L, inner, x);
+    else forget(L, inner);
+    if (inner < L->p->n_values) L->root[inner] = outer < L->p->n_values ? L->root[outer] : -1;
+  }
+  for (uint32_t i = 0; i < n && n + i < body->n_args; ++i) set(L, body->args[n + i], size[i]);
+  int64_t total = size[0] * size[1] * size[2] * size[3];
+  for (int64_t t = 0; t < total; ++t) {
+    int64_t rest = t;
+    for (uint32_t i = 0; i < n; ++i) {
+      set(L, body->args[i], rest % size[i]);
+      rest /= size[i];
+    }
+    AIR_RETURN_IF_ERROR(walk_block(L, body, depth + 1));
+    if (op->kind == AIR_OP_LAUNCH) sync_all(L);
+  }
+  return NULL;
+}
+
+static air_status_t walk_op(l3_t* L, const air_op_t* op, int depth) {
+  if (depth > 64) return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "nesting too deep");
+  switch (op->kind) {
+    case AIR_OP_LAUNCH:
+    case AIR_OP_SEGMENT: return hier(L, op, depth);
+    case AIR_OP_PUT:
+    case AIR_OP_GET: {
+      uint32_t mi = op->iaux[0];
+      if (mi >= op->n_operands || !is_l3(L, op->operands[mi])) return NULL;
+      return transfer(L, op, op->operands[mi], 0, op->kind == AIR_OP_PUT ? AIR_NPU_MM2S : AIR_NPU_S2MM);
+    }
+    case AIR_OP_DMA: {
+      bool dst = is_l3(L, op->operands[0]), src = is_l3(L, op->operands[1]);
+      if (dst && src)
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "an L3-to-L3 copy does not go through the array");
+      if (dst) return transfer(L, op, op->operands[0], 0, AIR_NPU_S2MM);
+      if (src) return transfer(L, op, op->operands[1], 3, AIR_NPU_MM2S);
+      return NULL;
+    }
+    case AIR_OP_FOR: {
+      int64_t lb, ub, st;
+      const air_block_t* body = op->regions[0];
+      if (air_ir_walk((air_op_t*)op, l3_walk, (void*)L)) return NULL; /* moves no L3 data */
+      if (!val(L, op->operands[0], &lb) || !val(L, op->operands[1], &ub) ||
+          !val(L, op->operands[2], &st) || st <= 0)
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                      "a loop with L3 transfers needs constant bounds and a positive step");
+      for (int64_t i = lb; i < ub; i += st) {
+        set(L, body->args[0], i);
+        AIR_RETURN_IF_ERROR(walk_block(L, body, depth + 1));
+      }
+      return NULL;
+    }
+    case AIR_OP_EXECUTE:
+      return op->n_regions ? walk_block(L, op->regions[0], depth + 1) : NULL;
+    default:
+      eval_op(L, op);
+      if (op->n_regions && !air_ir_walk((air_op_t*)op, l3_walk, (void*)L))
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                      "an L3 transfer inside '%s' is not lowered to NPU instructions (only "
+                      "launch-, segment- and loop-level ones are)",
+                      air_opkind_name(op->kind));
+      return NULL;
+  }
+}
+
+static air_status_t walk_block(l3_t* L, const air_block_t* b, int depth) {
+  for (const air_op_t* op = b->first; op; op = op->next) AIR_RETURN_IF_ERROR(walk_op(L, op, depth));
+  return NULL;
+}
+
+air_status_t air_npu_l3_lower(const air_allocator_t* a, const air_program_t* p,
+                              const air_op_t* entry, const char* device, uint32_t** out_words,
+                              size_t* out_n) {
+  *out_words = NULL;
+  *out_n = 0;
+  l3_t L;
+  memset(&L, 0, sizeof L);
+  L.a = a;
+  L.p = p;
+  L.dev = air_npu_device_find(device, strlen(device));
+  if (!L.dev)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s is not an NPU with a TXN stream", device);
+  size_t nv = p->n_values ? p->n_values : 1;
+  L.ival = air_mem_calloc(a, nv, sizeof *L.ival);
+  L.known = air_mem_calloc(a, nv, 1);
+  L.root = air_mem_alloc(a, nv * sizeof *L.root);
+  air_status_t s = NULL;
+  if (!L.ival || !L.known || !L.root) s = AIR_STATUS_OOM(a, "lowering L3 transfers");
+  if (!s) {
+    for (size_t v = 0; v < nv; ++v) L.root[v] = -1;
+    /* Entry parameters: memrefs are the kernel's data arguments, in order. */
+    const air_block_t* body = entry->regions[0];
+    for (uint32_t i = 0, k = 0; i < body->n_args; ++i) {
+      const air_type_info_t* t = air_ir_type(p, air_ir_value_type(p, body->args[i]));
+      if (t->kind == AIR_TYPE_MEMREF && body->args[i] < nv) L.root[body->args[i]] = (int32_t)k++;
+    }
+    air_txn_init(&L.txn, a, air_npu_device_geom(L.dev));
+    s = walk_block(&L, body, 0);
+    if (!s) sync_all(&L);
+    if (!s) s = air_txn_finish(&L.txn);
+    if (!s) *out_words = air_txn_take(&L.txn, out_n);
+    air_txn_free(&L.txn);
+  }
+  air_mem_free(a, L.ival);
+  air_mem_free(a, L.known);
+  air_mem_free(a, L.root);
+  return s;
+}

@@ -1,0 +1,257 @@
+/* test_pack_sweep.c - the sweep placement (scheduler/pack/pack_sweep.h) against
+ * a plain reference: every buffer placed against all the placed buffers whose
+ * lifetimes overlap it, found by a scan and sorted by offset (first-fit: the
+ * lowest gap that fits; best-fit: the smallest, lowest on ties; else on top).
+ * Sweeping orders must give exactly the reference's offsets; other orders,
+ * overflowing the cap, and bad inputs are refused. Plus the planner on dense
+ * traces, where only sweeps run. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+/* cmocka needs the headers above first. */
+#include <cmocka.h>
+
+#include "pack_gen.h"
+#include "scheduler/pack/pack.h"
+#include "scheduler/pack/pack_sweep.h"
+
+typedef struct inst_t {
+  uint32_t n, slots;
+  uint32_t *lo, *hi;
+  uint64_t* sz;
+} inst_t;
+
+static uint64_t next(uint64_t* s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* n buffers over `slots` slots; lifetimes up to max_len; sizes in 64 B units. */
+static inst_t make(uint32_t n, uint32_t slots, uint32_t max_len, uint64_t seed) {
+  inst_t in = {n, slots, calloc(n, 4), calloc(n, 4), calloc(n, 8)};
+  assert_non_null(in.lo);
+  assert_non_null(in.hi);
+  assert_non_null(in.sz);
+  uint64_t s = seed;
+  for (uint32_t i = 0; i < n; ++i) {
+    in.lo[i] = (uint32_t)(next(&s) % (slots - 1));
+    uint32_t len = 1 + (uint32_t)(next(&s) % max_len);
+    in.hi[i] = in.lo[i] + len > slots ? slots : in.lo[i] + len;
+    /* Few distinct sizes: many equal gaps, so ties are exercised. */
+    in.sz[i] = 64 * (1 + next(&s) % 6) * (next(&s) % 4 == 0 ? 16 : 1);
+  }
+  return in;
+}
+
+static void drop(inst_t* in) {
+  free(in->lo);
+  free(in->hi);
+  free(in->sz);
+}
+
+typedef struct span_t {
+  uint64_t off, end;
+} span_t;
+
+static int by_off(const void* a, const void* b) {
+  const span_t *x = a, *y = b;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* The reference placement; returns the arena. */
+static uint64_t reference(const inst_t* in, const uint32_t* order, int first_fit, uint64_t* off) {
+  span_t* sp = calloc(in->n + 1, sizeof *sp);
+  char* placed = calloc(in->n, 1);
+  uint64_t arena = 0;
+  for (uint32_t k = 0; k < in->n; ++k) {
+    uint32_t b = order[k];
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < in->n; ++j)
+      if (placed[j] && in->lo[j] < in->hi[b] && in->lo[b] < in->hi[j])
+        sp[m++] = (span_t){off[j], off[j] + in->sz[j]};
+    qsort(sp, m, sizeof *sp, by_off);
+    uint64_t cur = 0, best = UINT64_MAX, best_gap = UINT64_MAX, s = in->sz[b];
+    for (uint32_t i = 0; i < m; ++i) {
+      if (sp[i].off >= cur && sp[i].off - cur >= s) {
+        uint64_t gap = sp[i].off - cur;
+        if (first_fit) {
+          best = cur;
+          break;
+        }
+        if (gap < best_gap) {
+          best_gap = gap;
+          best = cur;
+        }
+      }
+      if (sp[i].end > cur) cur = sp[i].end;
+    }
+    off[b] = best != UINT64_MAX ? best : cur;
+    placed[b] = 1;
+    if (off[b] + s > arena) arena = off[b] + s;
+  }
+  free(sp);
+  free(placed);
+  return arena;
+}
+
+static const inst_t* g_in; /* for the comparators */
+static uint32_t g_pivot;
+
+static int program_cmp(const void* a, const void* b) {
+  uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+  if (g_in->lo[x] != g_in->lo[y]) return g_in->lo[x] < g_in->lo[y] ? -1 : 1;
+  if (g_in->hi[x] != g_in->hi[y]) return g_in->hi[x] < g_in->hi[y] ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* 0 for buffers live at the pivot, else the distance from it. */
+static uint32_t distance(uint32_t i) {
+  if (g_in->lo[i] > g_pivot) return g_in->lo[i] - g_pivot;
+  if (g_in->hi[i] <= g_pivot) return g_pivot - g_in->hi[i] + 1;
+  return 0;
+}
+
+static int peak_cmp(const void* a, const void* b) {
+  uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+  uint32_t dx = distance(x), dy = distance(y);
+  if (dx != dy) return dx < dy ? -1 : 1;
+  uint32_t lx = g_in->hi[x] - g_in->lo[x], ly = g_in->hi[y] - g_in->lo[y];
+  if (lx != ly) return lx > ly ? -1 : 1; /* longest first */
+  return x < y ? -1 : x > y;
+}
+
+static uint32_t* order_of(const inst_t* in, int (*cmp)(const void*, const void*)) {
+  uint32_t* o = calloc(in->n, sizeof *o);
+  assert_non_null(o);
+  for (uint32_t i = 0; i < in->n; ++i) o[i] = i;
+  g_in = in;
+  qsort(o, in->n, sizeof *o, cmp);
+  return o;
+}
+
+static air_allocator_t g_heap;
+
+static void compare(const inst_t* in, const uint32_t* order, int64_t pivot, int first_fit) {
+  pk_sweep_input_t sin = {in->n, in->lo, in->hi, in->sz};
+  pk_sweep_t* sw = pk_sweep_create(&g_heap, &sin);
+  assert_non_null(sw);
+  uint64_t* a = calloc(in->n, 8);
+  uint64_t* b = calloc(in->n, 8);
+  uint64_t arena = pk_sweep_place(sw, order, pivot, first_fit, UINT64_MAX - 1, a);
+  uint64_t want = reference(in, order, first_fit, b);
+  assert_int_equal(arena, want);
+  for (uint32_t i = 0; i < in->n; ++i)
+    if (a[i] != b[i])
+      fail_msg("buffer %u at %llu, the reference puts it at %llu (n %u, pivot %lld, %s)", i,
+               (unsigned long long)a[i], (unsigned long long)b[i], in->n, (long long)pivot,
+               first_fit ? "first-fit" : "best-fit");
+  /* A cap below the arena stops the pass. */
+  assert_int_equal(pk_sweep_place(sw, order, pivot, first_fit, arena - 1, a), UINT64_MAX);
+  /* The same structure again gives the same plan (it resets between passes). */
+  assert_int_equal(pk_sweep_place(sw, order, pivot, first_fit, UINT64_MAX - 1, a), arena);
+  free(a);
+  free(b);
+  pk_sweep_destroy(sw);
+}
+
+/* Program order (a forward sweep) and peak-out order (both sides of a pivot),
+ * both rules, on sparse and dense instances: the reference's offsets exactly. */
+static void test_same_as_reference(void** state) {
+  (void)state;
+  static const struct {
+    uint32_t n, slots, max_len;
+  } shapes[] = {{1, 2, 1}, {40, 20, 5}, {300, 100, 8}, {600, 200, 150}, {1500, 300, 300}};
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; ++k)
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      inst_t in = make(shapes[k].n, shapes[k].slots, shapes[k].max_len, seed * 31 + k);
+      uint32_t* prog = order_of(&in, program_cmp);
+      compare(&in, prog, -1, 1);
+      compare(&in, prog, -1, 0);
+      g_pivot = (uint32_t)(seed * 7919 % shapes[k].slots);
+      uint32_t* peak = order_of(&in, peak_cmp);
+      compare(&in, peak, g_pivot, 1);
+      compare(&in, peak, g_pivot, 0);
+      free(prog);
+      free(peak);
+      drop(&in);
+    }
+}
+
+/* Orders that do not sweep from the pivot are refused, not misplaced. */
+static void test_not_a_sweep(void** state) {
+  (void)state;
+  /* 0: [0,4), 1: [1,2), 2: [3,5), 3: [5,6) */
+  uint32_t lo[] = {0, 1, 3, 5}, hi[] = {4, 2, 5, 6};
+  uint64_t sz[] = {64, 64, 64, 64}, off[4];
+  pk_sweep_input_t in = {4, lo, hi, sz};
+  pk_sweep_t* sw = pk_sweep_create(&g_heap, &in);
+  assert_non_null(sw);
+  uint32_t forward[] = {0, 1, 2, 3}, backward_start[] = {0, 2, 1, 3};
+  assert_int_not_equal(pk_sweep_place(sw, forward, -1, 1, UINT64_MAX - 1, off), UINT64_MAX);
+  assert_int_equal(pk_sweep_place(sw, backward_start, -1, 1, UINT64_MAX - 1, off), UINT64_MAX);
+  /* Pivot 3: 0 and 2 are live there and must come first. */
+  uint32_t core_late[] = {0, 1, 2, 3}, peak[] = {2, 0, 3, 1};
+  assert_int_equal(pk_sweep_place(sw, core_late, 3, 0, UINT64_MAX - 1, off), UINT64_MAX);
+  assert_int_equal(pk_sweep_place(sw, peak, 3, 0, UINT64_MAX - 1, off), 128);
+  assert_int_equal(off[2], 0);
+  assert_int_equal(off[0], 64);
+  assert_int_equal(off[3], 0);   /* after 2 ended: reuses its bytes */
+  assert_int_equal(off[1], 0);   /* before 2 began */
+  /* Backward side by end slot descending only. */
+  uint32_t lo2[] = {0, 0, 2}, hi2[] = {1, 2, 3};
+  pk_sweep_input_t in2 = {3, lo2, hi2, sz};
+  pk_sweep_t* sw2 = pk_sweep_create(&g_heap, &in2);
+  assert_non_null(sw2);
+  uint32_t good[] = {2, 1, 0}, bad[] = {2, 0, 1};
+  assert_int_not_equal(pk_sweep_place(sw2, good, 2, 0, UINT64_MAX - 1, off), UINT64_MAX);
+  assert_int_equal(pk_sweep_place(sw2, bad, 2, 0, UINT64_MAX - 1, off), UINT64_MAX);
+  pk_sweep_destroy(sw2);
+  pk_sweep_destroy(sw);
+  pk_sweep_destroy(NULL);
+}
+
+/* Many buffers live at once, many blocks split and merge: a live set of about
+ * 3000 checked against the reference. */
+static void test_large_live_set(void** state) {
+  (void)state;
+  inst_t in = make(6000, 4000, 4000, 99);
+  uint32_t* prog = order_of(&in, program_cmp);
+  compare(&in, prog, -1, 0);
+  free(prog);
+  drop(&in);
+}
+
+/* The planner on the dense trace of the arena-pack benchmark (62k buffers, 9.3k
+ * live at once): a valid plan at the bound, as the quadratic candidates gave. */
+static void test_dense_trace(void** state) {
+  (void)state;
+  size_t n;
+  air_pack_buffer_t* b = pack_gen_trace(62000, 6, &n);
+  assert_non_null(b);
+  uint64_t* off = calloc(n, sizeof *off);
+  air_pack_options_t opts = {.flags = AIR_PACK_FLAG_VERIFY};
+  air_pack_result_t r;
+  air_status_t s = air_pack_plan(NULL, b, n, &opts, off, &r);
+  if (s) fail_msg("%s", air_status_message(s));
+  print_message("trace-62k: ratio %.6f by %s\n", (double)r.arena_size / r.lower_bound, r.method);
+  assert_true(r.arena_size == r.lower_bound);
+  free(off);
+  free(b);
+}
+
+int main(void) {
+  air_allocator_init_system(&g_heap);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_same_as_reference),
+      cmocka_unit_test(test_not_a_sweep),
+      cmocka_unit_test(test_large_live_set),
+      cmocka_unit_test(test_dense_trace),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -36,7 +36,9 @@ static void alloc_put(ix_run_t* r, void* data, void* raw) {
   ix_cache_put(r->cache, &r->alloc, raw, alloc_block((size_t)bytes));
 }
 
-static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+/* The view and byte count a memref.alloc makes (also rank.c's symmetric alloc). */
+air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out,
+                            size_t* out_bytes) {
   const air_type_info_t* t = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
   if (t->kind != AIR_TYPE_MEMREF || t->rank > AIR_MAX_RANK)
     return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "memref.alloc of this type");
@@ -65,7 +67,16 @@ static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     m.strides[k] = stride;
     stride *= m.sizes[k] ? m.sizes[k] : 1;
   }
-  size_t bytes = (size_t)count * air_elem_size(t->elem);
+  *out = m;
+  *out_bytes = (size_t)count * air_elem_size(t->elem);
+  return NULL;
+}
+
+static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t m;
+  size_t bytes;
+  air_status_t st = ix_alloc_shape(r, e, op, &m, &bytes);
+  if (st) return st;
   char* raw = ix_cache_get(r->cache, &r->alloc, alloc_block(bytes));
   if (!raw)
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory (%zu bytes)",

@@ -467,7 +467,8 @@ AIR_API air_status_t air_builder_memref_expand_shape(air_builder_t* builder, air
                                                      air_type_t result_type,
                                                      air_value_t* out);
 /* memref.cast src : ... to result_type (same rank; static and `?` sizes may
- * trade places). */
+ * trade places), or between a ranked and an unranked memref (`memref<*xT>`) of
+ * one element type and memory space (not unranked to unranked, as MLIR). */
 AIR_API air_status_t air_builder_memref_cast(air_builder_t* builder, air_value_t src,
                                              air_type_t result_type, air_value_t* out);
 
@@ -705,6 +706,39 @@ AIR_API air_status_t air_builder_memref_global(air_builder_t* builder,
 /* memref.get_global @name : type. */
 AIR_API air_status_t air_builder_memref_get_global(air_builder_t* builder, const char* name,
                                                    air_type_t type, air_value_t* out);
+
+/* Views (memrefs of one element type and memory space on both sides):
+ * memref.reshape src(shape) : (T, S) -> result_type, `shape` a 1-d memref of
+ * index or integers holding the result's sizes (src and result: identity
+ * layouts). */
+AIR_API air_status_t air_builder_memref_reshape(air_builder_t* builder, air_value_t src,
+                                                air_value_t shape, air_type_t result_type,
+                                                air_value_t* out);
+/* memref.transpose src (d0, ...) -> (d<perm[0]>, ...) : T to result_type: result
+ * dimension i is source dimension perm[i] (rank = the source's rank). The caller
+ * gives the result type, usually with a strided layout. */
+AIR_API air_status_t air_builder_memref_transpose(air_builder_t* builder, air_value_t src,
+                                                  uint32_t rank, const uint32_t* perm,
+                                                  air_type_t result_type, air_value_t* out);
+/* %base, %offset, %sizes..., %strides... = memref.extract_strided_metadata src:
+ * `out_base` gets the 0-d memref of the buffer, `out_offset` the offset,
+ * `out_sizes` and `out_strides` one index each per dimension of src (ranked). */
+AIR_API air_status_t air_builder_memref_extract_strided_metadata(air_builder_t* builder,
+                                                                 air_value_t src,
+                                                                 air_value_t* out_base,
+                                                                 air_value_t* out_offset,
+                                                                 air_value_t* out_sizes,
+                                                                 air_value_t* out_strides);
+/* memref.reinterpret_cast src to offset: [offset], sizes: [...], strides: [...]
+ * : T to result_type (ranked; `rank` sizes and strides, literals >= 0 or index
+ * values). */
+AIR_API air_status_t air_builder_memref_reinterpret_cast(air_builder_t* builder,
+                                                         air_value_t src, air_index_t offset,
+                                                         uint32_t rank,
+                                                         const air_index_t* sizes,
+                                                         const air_index_t* strides,
+                                                         air_type_t result_type,
+                                                         air_value_t* out);
 
 /* air.custom @symbol [async] [deps] operands(...): a user op the executor runs
  * as the function or kernel `symbol` names. */

@@ -1,12 +1,14 @@
 /* builder_ext.c - builder calls for the constructs of mlir-air's wider programs
  * (issue 12): math, the named elementwise linalg ops and linalg.index,
- * scf.index_switch, scf.forall on memrefs, memref.global / get_global and
+ * scf.index_switch, scf.forall on memrefs, memref.global / get_global, the
+ * views (memref.reshape, transpose, extract_strided_metadata, reinterpret_cast) and
  * air.custom. Same conventions as builder_ops.c: checks first, so a failed call
  * leaves the program as it was. */
 #include <stdio.h>
 #include <string.h>
 
 #include "runtime/builder/builder_core.h"
+#include "runtime/builder/builder_types.h"
 
 /* The public enums follow ir_ops.def's order (linalg) or index a table (math). */
 _Static_assert(AIR_OP_LINALG_ADD + AIR_ELEMENTWISE_POWF == AIR_OP_LINALG_POWF &&
@@ -335,5 +337,168 @@ air_status_t air_builder_custom(air_builder_t* b, const char* symbol, uint32_t f
   }
   air_b_append(b, op);
   if (out_token) *out_token = async ? op->results[0] : 0;
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
+/* Views: reshape, transpose, extract_strided_metadata, reinterpret_cast     */
+/*---------------------------------------------------------------------------*/
+
+static const air_type_info_t* vinfo(const air_builder_t* b, air_vid_t v) {
+  return air_ir_type(b->p, air_ir_value_type(b->p, v));
+}
+
+/* The source and result types of a view op: memrefs of one element type and
+ * memory space; `ranked` asks both sides for a rank. */
+static air_status_t view_types(air_builder_t* b, const char* fn, air_vid_t src, air_tid_t result,
+                               bool ranked) {
+  AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "src", src, AIR_BW_MEMREF));
+  AIR_RETURN_IF_ERROR(air_b_check_type(b, fn, "result_type", result, AIR_BW_MEMREF));
+  const air_type_info_t* s = vinfo(b, src);
+  const air_type_info_t* d = air_ir_type(b->p, result);
+  if (s->elem != d->elem || s->memspace != d->memspace)
+    return AIR_B_INVALID(b, "%s: result_type changes the element type or memory space", fn);
+  if (ranked && (s->unranked || d->unranked))
+    return AIR_B_INVALID(b, "%s: needs ranked memrefs", fn);
+  return NULL;
+}
+
+static bool static_count(const air_type_info_t* t, uint64_t* out) {
+  uint64_t n = 1;
+  for (uint32_t k = 0; k < t->rank; ++k)
+    if (t->shape[k] < 0 || __builtin_mul_overflow(n, (uint64_t)t->shape[k], &n)) return false;
+  *out = n;
+  return !t->unranked;
+}
+
+air_status_t air_builder_memref_reshape(air_builder_t* b, air_value_t src, air_value_t shape,
+                                        air_type_t result_type, air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  AIR_RETURN_IF_ERROR(need_out(b, fn, out));
+  AIR_RETURN_IF_ERROR(view_types(b, fn, src, result_type, false));
+  AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "shape", shape, AIR_BW_MEMREF));
+  const air_type_info_t* s = vinfo(b, src);
+  const air_type_info_t* sh = vinfo(b, shape);
+  const air_type_info_t* d = air_ir_type(b->p, result_type);
+  if (s->unranked || s->layout || d->layout)
+    return AIR_B_INVALID(b, "%s: memref.reshape needs ranked identity-layout memrefs", fn);
+  if (sh->unranked || sh->rank != 1 || air_elem_is_float(sh->elem))
+    return AIR_B_INVALID(b, "%s: the shape is a 1-d memref of index or integers", fn);
+  if (!d->unranked && sh->shape[0] >= 0 && sh->shape[0] != (int64_t)d->rank)
+    return AIR_B_INVALID(b, "%s: the shape holds %lld sizes for a rank-%u result", fn,
+                         (long long)sh->shape[0], d->rank);
+  uint64_t a, c;
+  if (static_count(s, &a) && static_count(d, &c) && a != c)
+    return AIR_B_INVALID(b, "%s: reshapes %llu elements into %llu", fn, (unsigned long long)a,
+                         (unsigned long long)c);
+  air_vid_t ops[2] = {src, shape};
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(simple(b, fn, AIR_OP_MEMREF_RESHAPE, 2, ops, result_type, &op));
+  *out = op->results[0];
+  return NULL;
+}
+
+air_status_t air_builder_memref_transpose(air_builder_t* b, air_value_t src, uint32_t rank,
+                                          const uint32_t* perm, air_type_t result_type,
+                                          air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  AIR_RETURN_IF_ERROR(need_out(b, fn, out));
+  AIR_RETURN_IF_ERROR(view_types(b, fn, src, result_type, true));
+  const air_type_info_t* s = vinfo(b, src);
+  const air_type_info_t* d = air_ir_type(b->p, result_type);
+  if (rank != s->rank || d->rank != s->rank || (rank && !perm) || rank > 32)
+    return AIR_B_INVALID(b, "%s: a permutation of the source's %u dimensions and a result of "
+                         "that rank", fn, s->rank);
+  uint32_t seen = 0;
+  int64_t codes[64];
+  for (uint32_t i = 0; i < rank; ++i) {
+    if (perm[i] >= rank || (seen >> perm[i] & 1))
+      return AIR_B_INVALID(b, "%s: perm is not a permutation of 0..%u", fn, rank - 1);
+    seen |= 1u << perm[i];
+  }
+  for (uint32_t i = 0; i < rank; ++i) {
+    int64_t want = s->shape[perm[i]];
+    if (want >= 0 && d->shape[i] >= 0 && d->shape[i] != want)
+      return AIR_B_INVALID(b, "%s: dimension %u of result_type is %lld; the permutation makes "
+                           "it %lld", fn, i, (long long)d->shape[i], (long long)want);
+    codes[2 * i] = AIR_AFFINE_DIM;
+    codes[2 * i + 1] = perm[i];
+  }
+  air_affine_desc_t map = {0, rank, 0, rank, 2 * rank, codes};
+  air_attr_t m;
+  AIR_RETURN_IF_ERROR(air_b_affine(b, fn, &map, 0, &m));
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(simple(b, fn, AIR_OP_TRANSPOSE, 1, &src, result_type, &op));
+  op->value = m;
+  *out = op->results[0];
+  return NULL;
+}
+
+air_status_t air_builder_memref_extract_strided_metadata(air_builder_t* b, air_value_t src,
+                                                         air_value_t* out_base,
+                                                         air_value_t* out_offset,
+                                                         air_value_t* out_sizes,
+                                                         air_value_t* out_strides) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "src", src, AIR_BW_MEMREF));
+  const air_type_info_t* s = vinfo(b, src);
+  if (s->unranked) return AIR_B_INVALID(b, "%s: needs a ranked memref", fn);
+  uint32_t rank = s->rank;
+  if (!out_base || !out_offset || (rank && (!out_sizes || !out_strides)))
+    return AIR_B_INVALID(b, "%s: NULL out", fn);
+  air_tid_t base = air_ir_type_memref(b->p, s->elem, 0, NULL, s->memspace, NULL);
+  air_tid_t index = air_b_scalar_type(b, AIR_ELEM_INDEX);
+  if (!base || !index) return AIR_B_OOM(b, fn);
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_EXTRACT_META, 1, 2 + 2 * rank, 0, 0, &op));
+  op->operands[0] = src;
+  AIR_RETURN_IF_ERROR(air_b_result(b, fn, op, 0, base));
+  for (uint32_t i = 1; i < 2 + 2 * rank; ++i) AIR_RETURN_IF_ERROR(air_b_result(b, fn, op, i, index));
+  air_b_append(b, op);
+  *out_base = op->results[0];
+  *out_offset = op->results[1];
+  if (rank) {
+    memcpy(out_sizes, op->results + 2, rank * sizeof(air_vid_t));
+    memcpy(out_strides, op->results + 2 + rank, rank * sizeof(air_vid_t));
+  }
+  return NULL;
+}
+
+air_status_t air_builder_memref_reinterpret_cast(air_builder_t* b, air_value_t src,
+                                                 air_index_t offset, uint32_t rank,
+                                                 const air_index_t* sizes,
+                                                 const air_index_t* strides,
+                                                 air_type_t result_type, air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  AIR_RETURN_IF_ERROR(need_out(b, fn, out));
+  AIR_RETURN_IF_ERROR(view_types(b, fn, src, result_type, false));
+  const air_type_info_t* d = air_ir_type(b->p, result_type);
+  if (d->unranked || rank != d->rank || (rank && (!sizes || !strides)))
+    return AIR_B_INVALID(b, "%s: a ranked result_type and one size and stride per dimension", fn);
+  AIR_RETURN_IF_ERROR(air_b_check_ixs(b, fn, "offset", 1, &offset));
+  AIR_RETURN_IF_ERROR(air_b_check_ixs(b, fn, "sizes", rank, sizes));
+  AIR_RETURN_IF_ERROR(air_b_check_ixs(b, fn, "strides", rank, strides));
+  if (!offset.value && offset.literal < 0)
+    return AIR_B_INVALID(b, "%s: offset %lld is negative", fn, (long long)offset.literal);
+  for (uint32_t i = 0; i < rank; ++i) {
+    if ((!sizes[i].value && sizes[i].literal < 0) || (!strides[i].value && strides[i].literal < 0))
+      return AIR_B_INVALID(b, "%s: size or stride %u is negative", fn, i);
+    if (!sizes[i].value && d->shape[i] >= 0 && d->shape[i] != sizes[i].literal)
+      return AIR_B_INVALID(b, "%s: size %u is %lld but result_type says %lld", fn, i,
+                           (long long)sizes[i].literal, (long long)d->shape[i]);
+  }
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_REINTERPRET_CAST, 1, 1, 0, 3, &op));
+  op->operands[0] = src;
+  AIR_RETURN_IF_ERROR(air_b_ixlist(b, fn, &op->lists[0], 1, &offset));
+  AIR_RETURN_IF_ERROR(air_b_ixlist(b, fn, &op->lists[1], rank, sizes));
+  AIR_RETURN_IF_ERROR(air_b_ixlist(b, fn, &op->lists[2], rank, strides));
+  AIR_RETURN_IF_ERROR(air_b_result(b, fn, op, 0, result_type));
+  air_b_append(b, op);
+  *out = op->results[0];
   return NULL;
 }

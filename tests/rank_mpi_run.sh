@@ -5,9 +5,10 @@
 #   - the symmetric-heap programs give every rank the same output file in both
 #     modes ({rank} outputs, each written by the process that ran the rank);
 #   - the failures end every process with the error, never a hang: channels
-#     between ranks in different processes are refused naming the channel, a
-#     deadlock in one process while its peer waits at a collective is reported,
-#     and --timeout ends a run whose peer computes too long.
+#     between ranks in different processes (ring, message, deadlock) are refused
+#     naming the channel, a deadlock in one process while its peer waits at a
+#     collective is reported, and --timeout ends a run whose peer computes too
+#     long.
 set -uo pipefail
 run=$1 mpiexec=$2 data=$3 np=$4
 out=$(mktemp -d)
@@ -45,6 +46,13 @@ expect_fail() {
 }
 expect_fail "channel between processes" "air.channel @links between ranks is not carried across processes" \
   "$data/rank/ring.mlir" --input 0="$np" --random
+# The rank-level channel programs of data/rank (message passing, a deadlock no
+# verifier sees) are refused the same way until channels cross processes: the
+# error names the channel and every process ends, never a hang.
+expect_fail "message passing between processes" "air.channel @mail between ranks is not carried across processes" \
+  "$data/rank/message.mlir" --input 0=4
+expect_fail "deadlock between processes" "air.channel @mail between ranks is not carried across processes" \
+  "$data/rank/deadlock.mlir" --input 0="$np"
 expect_fail "deadlock in one process" "air.channel.get @mail\[0\] blocked: no put (rank 1)" \
   "$data/rank_mpi/stuck.mlir" --input 0="$np"
 expect_fail "peer computing past --timeout" "longer than the watchdog allows\|did not finish within --timeout" \

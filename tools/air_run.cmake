@@ -2,8 +2,14 @@
 add_executable(air-run
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run.c
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run_args.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/air_run_gpu.c
   ${CMAKE_CURRENT_SOURCE_DIR}/npy.c)
 target_include_directories(air-run PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive, like airc: an installed air-run needs no rpath.
 target_link_libraries(air-run PRIVATE air_tool_util airrt_internal m ${CMAKE_DL_LIBS})
+# GPU devices: kernels for a .mlir program are generated on the way (air_run_gpu.c).
+if(TARGET airrt_codegen)
+  target_link_libraries(air-run PRIVATE airrt_codegen)
+  target_compile_definitions(air-run PRIVATE AIR_HAVE_CODEGEN=1)
+endif()
 install(TARGETS air-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -12,14 +12,21 @@
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
+#include "runtime/base/status_util.h"
 #include "tool_util.h"
+#ifdef AIR_HAVE_CODEGEN
+#include "codegen/cg_gpu.h"
+#endif
 
 static void usage(FILE* f) {
   fprintf(f,
           "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]\n"
           "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
-          "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n");
+          "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n"
+          "  For an AMD GPU target (gfx908, gfx90a, gfx940, gfx942, gfx1030, gfx1100) each\n"
+          "  launch also becomes a GPU kernel, linked with lld into a code object that the\n"
+          "  artifact carries (docs/gpu.md); -v prints the toolchain and the kernels.\n");
 }
 
 static int usage_error(const char* what, const char* arg) {
@@ -28,8 +35,41 @@ static int usage_error(const char* what, const char* arg) {
   return TOOL_EXIT_USAGE;
 }
 
+/* GPU targets: every launch becomes a kernel in a code object (cg_gpu.h). */
+static air_status_t gpu_kernels(air_context_t* ctx, air_program_t* prog, air_schedule_t* sched,
+                                const air_target_t* t, bool verbose) {
+#ifdef AIR_HAVE_CODEGEN
+  const air_allocator_t* a = air_context_allocator(ctx);
+  air_cg_gpu_toolchain_t tc;
+  AIR_RETURN_IF_ERROR(air_cg_gpu_toolchain_find(a, t->gfx, &tc));
+  air_cg_gpu_stats_t st;
+  AIR_RETURN_IF_ERROR(air_cg_gpu_compile(a, prog, sched, t, &tc, &st));
+  if (verbose) {
+    fprintf(stderr, "airc compile: %s kernels with %s: %u kernel(s), emit %.1f ms, optimise "
+                    "%.1f ms, code generation %.1f ms, link %.1f ms\n",
+            t->gfx, tc.describe, st.n_kernels, st.emit_ns / 1e6, st.opt_ns / 1e6,
+            st.codegen_ns / 1e6, st.link_ns / 1e6);
+    for (uint32_t i = 0; sched->gpu && i < sched->gpu->n_kernels; ++i) {
+      const air_gpu_kernel_t* k = &sched->gpu->kernels[i];
+      fprintf(stderr, "  %s: command %u, %s mapping, workgroup %u (wave %u), LDS %u bytes, "
+                      "spill %llu bytes/workgroup, %u kernel arguments, code object %llu bytes\n",
+              k->name, k->cmd, k->mapping == AIR_GPU_MAP_WAVES ? "wave" : "thread",
+              k->workgroup_size, k->wave_size, k->lds_bytes, (unsigned long long)k->spill_bytes,
+              k->n_args, (unsigned long long)sched->gpu->objects[k->object].size);
+    }
+  }
+  return NULL;
+#else
+  (void)prog, (void)sched, (void)verbose;
+  return AIR_STATUS(air_context_allocator(ctx), AIR_STATUS_UNAVAILABLE,
+                    "target %s needs GPU kernels, but this airc was built without the code "
+                    "generator (LLVM 16: Debian llvm-16-dev; see docs/building.md)", t->name);
+#endif
+}
+
 int airc_cmd_compile(int argc, char** argv) {
   const char *in_path = NULL, *out_path = NULL, *target = NULL, *entry = NULL;
+  bool verbose = false;
   for (int i = 1; i < argc; ++i) {
     const char* v = NULL;
     const char** slot = NULL;
@@ -40,6 +80,8 @@ int airc_cmd_compile(int argc, char** argv) {
     if (m < 0) return usage_error("option needs a value", argv[i]);
     if (slot) {
       *slot = v;
+    } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+      verbose = true;
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return TOOL_EXIT_OK;
@@ -81,6 +123,7 @@ int airc_cmd_compile(int argc, char** argv) {
   if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
   if (prog) tool_print_warnings(prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
+  if (!s && t->kind == AIR_TARGET_GPU && t->gfx) s = gpu_kernels(ctx, prog, sched, t, verbose);
   int rc = TOOL_EXIT_OK;
   if (s) {
     tool_report_status(display, s);

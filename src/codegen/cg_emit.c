@@ -54,6 +54,11 @@ void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code) {
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "ok");
   LLVMBuildCondBr(f->b, bad, fail, ok);
   LLVMPositionBuilderAtEnd(f->b, fail);
+  if (f->ext_fail) {
+    f->ext_fail(f, code);
+    LLVMPositionBuilderAtEnd(f->b, ok);
+    return;
+  }
   LLVMValueRef idx[2] = {LLVMConstInt(f->m->i32, 0, 0), LLVMConstInt(f->m->i32, 2, 0)};
   LLVMValueRef at = LLVMBuildInBoundsGEP2(f->b, f->m->frame_t, f->frame, idx, 2, "");
   LLVMBuildStore(f->b, LLVMConstInt(f->m->i32, f->op_index, 0), at);
@@ -63,6 +68,8 @@ void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code) {
 
 LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v) {
   LLVMValueRef x = v < f->p->n_values ? f->vals[v] : NULL;
+  if (!x && f->ext_value && v < f->p->n_values && (x = f->ext_value(f, v)) != NULL)
+    f->vals[v] = x;
   if (!x) {
     if (!f->st)
       f->st = AIR_STATUS(&f->m->alloc, AIR_STATUS_INTERNAL,
@@ -79,7 +86,7 @@ void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x) {
 static cg_mem_t* mem_of(cg_fn_t* f, air_vid_t v) {
   for (uint32_t i = 0; i < f->n_mems; ++i)
     if (f->mems[i].vid == v) return &f->mems[i];
-  return NULL;
+  return f->ext_mem ? f->ext_mem(f, v) : NULL;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -218,8 +225,9 @@ static void emit_access(cg_fn_t* f, const air_op_t* op) {
     for (uint32_t k = 0; k < n; ++k) idx[k] = cg_val(f, op->operands[first + k]);
   }
   LLVMBuilderRef B = f->b;
-  LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntEQ, mm->data,
-                                   LLVMConstPointerNull(LLVMTypeOf(mm->data)), "");
+  LLVMValueRef bad = mm->nonnull ? LLVMConstInt(f->m->i1, 0, 0)
+                                 : LLVMBuildICmp(B, LLVMIntEQ, mm->data,
+                                                 LLVMConstPointerNull(LLVMTypeOf(mm->data)), "");
   LLVMValueRef off = mm->offset;
   for (uint32_t k = 0; k < n; ++k) {
     /* unsigned idx >= size covers idx < 0 too */
@@ -368,7 +376,19 @@ static void emit_if(cg_fn_t* f, const air_op_t* op) {
   }
 }
 
+static void emit_core_op(cg_fn_t* f, const air_op_t* op);
+
+/* An extension sees every op first (it may wrap or replace what the core does). */
 static void emit_op(cg_fn_t* f, const air_op_t* op) {
+  uint32_t start = f->op_index;
+  if (f->ext_op && f->ext_op(f, op)) {
+    f->op_index = start + count_ops(op);
+    return;
+  }
+  emit_core_op(f, op);
+}
+
+static void emit_core_op(cg_fn_t* f, const air_op_t* op) {
   uint32_t start = f->op_index;
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
@@ -382,6 +402,10 @@ static void emit_op(cg_fn_t* f, const air_op_t* op) {
   }
   f->op_index = start + count_ops(op);
 }
+
+void cg_emit_op(cg_fn_t* f, const air_op_t* op) { emit_op(f, op); }
+void cg_emit_core_op(cg_fn_t* f, const air_op_t* op) { emit_core_op(f, op); }
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b) { return emit_block(f, b); }
 
 /*---------------------------------------------------------------------------*/
 /* The unit function                                                         */

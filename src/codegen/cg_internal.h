@@ -42,6 +42,8 @@ typedef struct cg_mem_t {
   LLVMValueRef data;        /* gptr */
   LLVMValueRef offset;      /* i64 */
   LLVMValueRef sizes[AIR_MAX_RANK], strides[AIR_MAX_RANK];
+  bool nonnull;             /* data is never null (no check; on a GPU, LDS and private
+                               memory start at address 0) */
 } cg_mem_t;
 
 typedef struct cg_fn_t {
@@ -55,6 +57,17 @@ typedef struct cg_fn_t {
   uint32_t n_mems;
   uint32_t op_index;        /* preorder index of the op being emitted */
   air_status_t st;          /* first failure (the unit is then dropped) */
+  /* Extension hooks, NULL for compiled units. A generator layered on this emitter
+   * (the GPU kernels of cg_gpu*.c) emits the ops the core does not know
+   * (`ext_op` returns false for ops it does not know either), supplies values and
+   * memrefs defined outside what it emits (`ext_value`, `ext_mem`: NULL when it
+   * has none; `ext_op` sees every op first, so it may also wrap core ops) and emits the failure path of a check (`ext_fail`, which must end
+   * the block) instead of the unit ABI's frame->fail_op and return code. */
+  bool (*ext_op)(cg_fn_t* f, const air_op_t* op);
+  LLVMValueRef (*ext_value)(cg_fn_t* f, air_vid_t v);
+  cg_mem_t* (*ext_mem)(cg_fn_t* f, air_vid_t v);
+  void (*ext_fail)(cg_fn_t* f, int32_t code);
+  void* ext;                /* the extension's state */
 } cg_fn_t;
 
 /* cg_emit.c */
@@ -66,6 +79,12 @@ void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why);
  * holds; the builder continues on the good path. */
 void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code);
 LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v);
+/* Emits one op (and its regions) / a block's ops up to its terminator, which it
+ * returns (or NULL); for extensions emitting bodies through the shared emitters. */
+void cg_emit_op(cg_fn_t* f, const air_op_t* op);
+/* The core's own emission of an op, without asking the extension first. */
+void cg_emit_core_op(cg_fn_t* f, const air_op_t* op);
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
 void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x);
 /* The LLVM type of a scalar element type. */
 LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem);

@@ -17,6 +17,7 @@
 #include "runtime/base/status_util.h"
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/artifact/artifact_format.h"
+#include "scheduler/artifact/artifact_gpu.h"
 
 typedef struct section_t {
   uint8_t* data;
@@ -27,6 +28,11 @@ typedef struct encoder_t {
   const air_allocator_t* a;
   section_t s[AIR_ART_SECTION_COUNT];
   const air_program_t* program; /* owns s[AIR_ART_PROGRAM].data */
+  /* Sections after the fixed ones: `.air.gpu` (owned) and the code objects
+   * (borrowed from the schedule), artifact_gpu.h. */
+  uint32_t n_extra;
+  section_t* extra;
+  char (*extra_name)[32];
 } encoder_t;
 
 /* Room for `count` records of `sec` plus `extra` bytes. */
@@ -114,6 +120,9 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
 }
 
 static void encoder_free(encoder_t* e) {
+  if (e->n_extra) e->a->free(e->a->self, e->extra[0].data);
+  e->a->free(e->a->self, e->extra);
+  e->a->free(e->a->self, e->extra_name);
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) {
     if (i == AIR_ART_PROGRAM) {
       if (e->s[i].data) air_program_free_string(e->program, (char*)e->s[i].data);
@@ -152,6 +161,7 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
   static const char k_shstrtab[] = ".shstrtab";
   size_t names = 1 + sizeof k_shstrtab;
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) names += strlen(k_air_art_sections[i].name) + 1;
+  for (uint32_t i = 0; i < e->n_extra; ++i) names += strlen(e->extra_name[i]) + 1;
   char* strtab = a->alloc(a->self, names);
   if (!strtab) return AIR_STATUS_OOM(a, "artifact");
   uint32_t name_at[AIR_ART_SECTION_COUNT + 1];
@@ -162,6 +172,11 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
     name_at[i] = (uint32_t)used;
     memcpy(strtab + used, n, strlen(n) + 1);
     used += strlen(n) + 1;
+  }
+  size_t extra_at = used;
+  for (uint32_t i = 0; i < e->n_extra; ++i) {
+    memcpy(strtab + used, e->extra_name[i], strlen(e->extra_name[i]) + 1);
+    used += strlen(e->extra_name[i]) + 1;
   }
 
   air_status_t st = NULL;
@@ -185,6 +200,14 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
       goto done;
     }
   }
+  for (uint32_t i = 0; i < e->n_extra; ++i) {
+    if (!add_section(elf, (uint32_t)extra_at, SHT_PROGBITS, 0, 8, e->extra[i].data,
+                     e->extra[i].size)) {
+      st = elf_failure(a, "section");
+      goto done;
+    }
+    extra_at += strlen(e->extra_name[i]) + 1;
+  }
   Elf_Scn* shstr = add_section(elf, name_at[AIR_ART_SECTION_COUNT], SHT_STRTAB, 0, 1, strtab,
                                names);
   if (!shstr) {
@@ -199,6 +222,25 @@ done:
   return st;
 }
 
+/* `.air.gpu` and one `.air.hsaco.N` per code object, when the schedule has GPU
+ * kernels (artifact_gpu.h). */
+static air_status_t encode_gpu(encoder_t* e, const air_gpu_code_t* code) {
+  if (!code) return NULL;
+  uint32_t n = 1 + code->n_objects;
+  e->extra = e->a->alloc(e->a->self, n * sizeof *e->extra);
+  e->extra_name = e->a->alloc(e->a->self, n * sizeof *e->extra_name);
+  if (!e->extra || !e->extra_name) return AIR_STATUS_OOM(e->a, "artifact");
+  AIR_RETURN_IF_ERROR(air_art_gpu_encode(e->a, code, &e->extra[0].data, &e->extra[0].size));
+  e->n_extra = 1;
+  snprintf(e->extra_name[0], sizeof e->extra_name[0], "%s", AIR_ART_GPU_SECTION);
+  for (uint32_t i = 0; i < code->n_objects; ++i, ++e->n_extra) {
+    e->extra[1 + i].data = (uint8_t*)code->objects[i].bytes;
+    e->extra[1 + i].size = (size_t)code->objects[i].size;
+    snprintf(e->extra_name[1 + i], sizeof e->extra_name[1 + i], "%s%u", AIR_ART_GPU_OBJECT_PREFIX, i);
+  }
+  return NULL;
+}
+
 static air_status_t encode_all(const air_allocator_t* a, const air_program_t* program,
                                const air_schedule_t* schedule, encoder_t* e) {
   memset(e, 0, sizeof *e);
@@ -209,7 +251,8 @@ static air_status_t encode_all(const air_allocator_t* a, const air_program_t* pr
   AIR_RETURN_IF_ERROR(air_program_print_to_string(program, 0, &text, &len));
   e->s[AIR_ART_PROGRAM].data = (uint8_t*)text;
   e->s[AIR_ART_PROGRAM].size = len;
-  return encode(e, schedule);
+  AIR_RETURN_IF_ERROR(encode(e, schedule));
+  return encode_gpu(e, schedule->gpu);
 }
 
 static air_status_t errno_status(const air_allocator_t* a, int err, const char* what,

@@ -97,9 +97,12 @@ static air_status_t target_for(const air_target_t* t, const air_cg_gpu_toolchain
   return NULL;
 }
 
-air_status_t air_cg_gpu_compile(const air_allocator_t* a, const air_program_t* p,
+air_status_t air_cg_gpu_compile(const air_allocator_t* allocator, const air_program_t* p,
                                 air_schedule_t* sc, const air_target_t* t,
                                 const air_cg_gpu_toolchain_t* tc, air_cg_gpu_stats_t* stats) {
+  air_allocator_t sys;
+  if (!allocator) air_allocator_init_system(&sys);
+  const air_allocator_t* a = allocator ? allocator : &sys;
   air_cg_gpu_stats_t local;
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);

@@ -3,6 +3,8 @@
  * object per launch, each object read back with the runtime's own code-object
  * reader and checked against the plan before it is attached to the schedule; or
  * the same kernels JIT-compiled for the host workgroup simulator. */
+#include <llvm-c/Error.h>
+#include <llvm-c/Transforms/PassBuilder.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,6 +51,21 @@ static air_status_t describe(air_arena_t* arena, const cg_gpu_plan_t* pl, uint32
   }
   if (pl->spill_bytes) k->args[pl->n_params] = (air_gpu_arg_t){AIR_GPU_ARG_SPILL, 0};
   return NULL;
+}
+
+/* O2 without loop unrolling: kernels are mostly waits and copy loops, and
+ * unrolling an scf.parallel of channel ops multiplies the wait loops (and the
+ * compile time) by its trip count for no gain. */
+static air_status_t optimize(air_cg_module_t* m) {
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopUnrolling(o, 0);
+  LLVMErrorRef e = LLVMRunPasses(m->mod, "default<O2>", m->tm, o);
+  LLVMDisposePassBuilderOptions(o);
+  if (!e) return NULL;
+  char* msg = LLVMGetErrorMessage(e);
+  air_status_t st = AIR_STATUS(&m->alloc, AIR_STATUS_INTERNAL, "LLVM optimisation pipeline: %s", msg);
+  LLVMDisposeErrorMessage(msg);
+  return st;
 }
 
 static void amdgcn_entry(air_cg_module_t* m, void* fn) {
@@ -131,7 +148,7 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* allocator, const air_prog
     if (!st) st = air_cg_module_create(a, &tg, k->name, &m);
     if (!st) st = cg_gpu_emit(m, &pl, CG_GPU_TARGET_AMDGCN, k->name);
     int64_t t0 = cg_now_ns();
-    if (!st) st = air_cg_module_optimize(m);
+    if (!st) st = optimize(m);
     stats->opt_ns += cg_now_ns() - t0;
     void* bytes = NULL;
     size_t size = 0;
@@ -205,7 +222,7 @@ air_status_t air_cg_gpu_sim_create(const air_allocator_t* allocator, const air_p
     if (!st) sim->n++;
     cg_gpu_plan_free(&a, &pl);
   }
-  if (!st) st = air_cg_module_optimize(m);
+  if (!st) st = optimize(m);
   if (!st) {
     st = air_cg_jit_create(m, &sim->jit); /* consumes the module */
     m = NULL;

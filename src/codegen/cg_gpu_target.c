@@ -228,16 +228,72 @@ static LLVMValueRef count_of(cg_gpu_t* g, const cg_gpu_pat_t* p) {
   return n;
 }
 
-/* Element k (row-major over the pattern's sizes) -> its element offset. */
-static LLVMValueRef offset_of(cg_gpu_t* g, const cg_gpu_pat_t* p, LLVMValueRef k) {
+/* Element k (row-major over the pattern's sizes) -> its element offset. The
+ * index arithmetic is 32-bit (copies are checked to move fewer than 2^31
+ * elements): 64-bit division is a long instruction sequence on AMD GPUs. */
+static LLVMValueRef offset_of(cg_gpu_t* g, const cg_gpu_pat_t* p, LLVMValueRef k64) {
   LLVMBuilderRef B = g->f->b;
-  LLVMValueRef off = p->start;
+  air_cg_module_t* m = g->f->m;
+  LLVMValueRef off = p->start, k = LLVMBuildTrunc(B, k64, m->i32, "");
   for (int d = 3; d >= 0; --d) {
-    LLVMValueRef i = d ? LLVMBuildURem(B, k, p->size[d], "") : k;
-    off = LLVMBuildAdd(B, off, LLVMBuildMul(B, i, p->stride[d], ""), "");
-    if (d) k = LLVMBuildUDiv(B, k, p->size[d], "");
+    LLVMValueRef sz = LLVMBuildTrunc(B, p->size[d], m->i32, "");
+    LLVMValueRef i = d ? LLVMBuildURem(B, k, sz, "") : k;
+    off = LLVMBuildAdd(B, off, LLVMBuildMul(B, LLVMBuildZExt(B, i, m->i64, ""), p->stride[d], ""), "");
+    if (d) k = LLVMBuildUDiv(B, k, sz, "");
   }
   return off;
+}
+
+/* The copy loop as one function per element size and module (internal, never
+ * inlined): a channel or DMA op calls it with both patterns, so a kernel with
+ * many of them holds one loop, not one per op. Pointers are flat (generic), which
+ * reach global, LDS and the calling work-item's private memory alike. */
+static LLVMValueRef copy_fn(cg_gpu_t* g, uint32_t es) {
+  cg_fn_t* f = g->f;
+  air_cg_module_t* m = f->m;
+  char name[32];
+  snprintf(name, sizeof name, "air.gpu.copy%u", es);
+  LLVMValueRef fn = LLVMGetNamedFunction(m->mod, name);
+  if (fn) return fn;
+  LLVMTypeRef ps[22];
+  ps[0] = m->ptr, ps[1] = m->i64;
+  for (int i = 2; i < 10; ++i) ps[i] = m->i64;
+  ps[10] = m->ptr, ps[11] = m->i64;
+  for (int i = 12; i < 20; ++i) ps[i] = m->i64;
+  ps[20] = m->i32, ps[21] = m->i32;
+  fn = LLVMAddFunction(m->mod, name, LLVMFunctionType(m->voidt, ps, 22, 0));
+  LLVMSetLinkage(fn, LLVMInternalLinkage);
+  unsigned noinline = LLVMGetEnumAttributeKindForName("noinline", 8);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(m->ctx, noinline, 0));
+  /* Build the body with the emitter's helpers on a builder of its own. */
+  LLVMBuilderRef saved_b = f->b;
+  LLVMValueRef saved_fn = f->fn;
+  f->b = LLVMCreateBuilderInContext(m->ctx);
+  f->fn = fn;
+  LLVMPositionBuilderAtEnd(f->b, LLVMAppendBasicBlockInContext(m->ctx, fn, "entry"));
+  cg_gpu_pat_t d, sp;
+  memset(&d, 0, sizeof d);
+  memset(&sp, 0, sizeof sp);
+  d.base = LLVMGetParam(fn, 0), d.start = LLVMGetParam(fn, 1);
+  sp.base = LLVMGetParam(fn, 10), sp.start = LLVMGetParam(fn, 11);
+  for (int k = 0; k < 4; ++k) {
+    d.size[k] = LLVMGetParam(fn, 2 + k), d.stride[k] = LLVMGetParam(fn, 6 + k);
+    sp.size[k] = LLVMGetParam(fn, 12 + k), sp.stride[k] = LLVMGetParam(fn, 16 + k);
+  }
+  LLVMBuilderRef B = f->b;
+  LLVMTypeRef et = es == 1 ? m->i8 : es == 2 ? m->i16 : es == 4 ? m->i32 : m->i64;
+  cg_gpu_loop_t l;
+  LLVMValueRef k = cg_gpu_loop_begin(g, &l, LLVMBuildZExt(B, LLVMGetParam(fn, 20), m->i64, ""),
+                                     count_of(g, &d), LLVMBuildZExt(B, LLVMGetParam(fn, 21), m->i64, ""));
+  LLVMValueRef so = offset_of(g, &sp, k), d_o = offset_of(g, &d, k);
+  LLVMValueRef x = LLVMBuildLoad2(B, et, LLVMBuildGEP2(B, et, sp.base, &so, 1, ""), "");
+  LLVMBuildStore(B, x, LLVMBuildGEP2(B, et, d.base, &d_o, 1, ""));
+  cg_gpu_loop_end(g, &l);
+  LLVMBuildRetVoid(B);
+  LLVMDisposeBuilder(f->b);
+  f->b = saved_b;
+  f->fn = saved_fn;
+  return fn;
 }
 
 void cg_gpu_copy(cg_gpu_t* g, const cg_gpu_pat_t* dst, const cg_gpu_pat_t* src,
@@ -247,18 +303,26 @@ void cg_gpu_copy(cg_gpu_t* g, const cg_gpu_pat_t* dst, const cg_gpu_pat_t* src,
   uint32_t es = dst->esize ? dst->esize : src->esize;
   LLVMValueRef total = count_of(g, dst);
   LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntNE, total, count_of(g, src), "");
+  bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntUGE, total, cg_gpu_i64(g, INT32_MAX), ""), "");
+  for (int d = 0; d < 4; ++d) /* each size fits 32 bits when the product does (sizes >= 0) */
+    bad = LLVMBuildOr(B, bad, LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntUGE, dst->size[d], cg_gpu_i64(g, INT32_MAX), ""),
+                                          LLVMBuildICmp(B, LLVMIntUGE, src->size[d], cg_gpu_i64(g, INT32_MAX), ""), ""), "");
   const cg_gpu_pat_t* dyn = !dst->esize ? dst : !src->esize ? src : NULL;
   if (dyn)
     bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, dyn->esize_v, cg_gpu_i32(g, es), ""), "");
   else if (dst->esize != src->esize)
     bad = LLVMConstInt(m->i1, 1, 0);
   cg_gpu_fail_if(g, bad, AIR_CG_OOB, line);
-  LLVMTypeRef et = es == 1 ? m->i8 : es == 2 ? m->i16 : es == 4 ? m->i32 : m->i64;
-  cg_gpu_loop_t l;
-  LLVMValueRef k = cg_gpu_loop_begin(g, &l, LLVMBuildZExt(B, lane, m->i64, ""), total,
-                                     LLVMBuildZExt(B, lanes, m->i64, ""));
-  LLVMValueRef so = offset_of(g, src, k), d_o = offset_of(g, dst, k);
-  LLVMValueRef x = LLVMBuildLoad2(B, et, LLVMBuildGEP2(B, et, src->base, &so, 1, ""), "");
-  LLVMBuildStore(B, x, LLVMBuildGEP2(B, et, dst->base, &d_o, 1, ""));
-  cg_gpu_loop_end(g, &l);
+  LLVMValueRef args[22];
+  const cg_gpu_pat_t* ps[2] = {dst, src};
+  for (int p = 0; p < 2; ++p) {
+    LLVMValueRef base = ps[p]->base;
+    if (LLVMTypeOf(base) != m->ptr) base = LLVMBuildAddrSpaceCast(B, base, m->ptr, "");
+    args[10 * p] = base;
+    args[10 * p + 1] = ps[p]->start;
+    for (int k = 0; k < 4; ++k) args[10 * p + 2 + k] = ps[p]->size[k], args[10 * p + 6 + k] = ps[p]->stride[k];
+  }
+  args[20] = lane, args[21] = lanes;
+  LLVMValueRef fn = copy_fn(g, es);
+  LLVMBuildCall2(B, LLVMGlobalGetValueType(fn), fn, args, 22, "");
 }

@@ -47,7 +47,7 @@ rm -f "$crashes"/*
 dict=()
 if [ "$target" = parse ]; then
   seeds=("$root/tests/fuzz/corpus" "$root/samples")
-  for d in tests/data/programs tests/data/parse tests/tools; do
+  for d in tests/data/programs tests/data/parse tests/data/constructs tests/tools; do
     [ -d "$root/$d" ] && seeds+=("$root/$d")
   done
   dict=(-dict="$root/tests/fuzz/air.dict")

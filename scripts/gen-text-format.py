@@ -65,6 +65,23 @@ CLASS_FORMS = {
     "RESHAPE": "`%r = op %m [reassociation] : type into type`",
     # ranks (issue 13, docs/scale-out.md)
     "UNIVERSE": "`%u = air.universe.alloc(%n) [: !air.universe]`: a universe of %n ranks for an `air.rank`",
+    # issue 12 (coverage): mlir-air's wider programs
+    "TERNARY": "`%r = op %a, %b, %c : type`",
+    "SWITCH": "`[%r =] scf.index_switch %i [-> types]` then `case N { ... }` per case and `default { ... }`, each at the op's indentation",
+    "FORALL": "`[%r =] scf.forall (%i, ...) in (%ub, ...)` or `= (%lb, ...) to (%ub, ...) step (%s, ...)`, `[shared_outs(%o = %t, ...) -> (tensor types)] { ... } [{mapping = ...}]`",
+    "IN_PARALLEL": "`scf.forall.in_parallel { tensor.parallel_insert_slice ... }`: ends an scf.forall body; implied when empty",
+    "LINALG_INDEX": "`%i = linalg.index dim : index` inside a linalg op's body",
+    "GLOBAL": "`memref.global [\"private\"|\"nested\"] [constant] @name : memref<...> [= dense<...> | = uninitialized] [{attributes}]`, at module level",
+    "GET_GLOBAL": "`%m = memref.get_global @name : memref<...>`",
+    "MEMREF_RESHAPE": "`%r = memref.reshape %m(%shape) : (type, shape type) -> type`",
+    "TRANSPOSE": "`%r = memref.transpose %m (d0, d1) -> (d1, d0) : type to type`",
+    "EXTRACT_META": "`%base, %offset, %sizes:N, %strides:N = memref.extract_strided_metadata %m : type -> memref<T>, index, ...`",
+    "REINTERPRET": "`%r = memref.reinterpret_cast %m to offset: [o], sizes: [...], strides: [...] : type to type`",
+    "CUSTOM": "`[%t =] air.custom [@kernel] [async] [[deps]] [operands (%a, ...) : types] [{attributes}]`",
+    "TENSOR_EMPTY": "`%t = tensor.empty(%dynamic sizes) : tensor<...>`",
+    "SLICE": "`%s = tensor.extract_slice %t[offsets] [sizes] [strides] : type to type`",
+    "INSERT_SLICE": "`[%r =] op %s into %t[offsets] [sizes] [strides] : type into type`",
+    "BUFFERIZE": "`%t = bufferization.to_tensor %m [restrict] [writable] : memref<...> [to tensor<...>]`, `%m = bufferization.to_memref %t : [tensor<...> to] memref<...>`",
 }
 
 # Ops whose shape differs from the rest of their class.
@@ -95,6 +112,10 @@ ATTRIBUTES = {
     "src_rank": "a transfer between ranks (air.rank): the sending rank",
     "dst_rank": "a transfer between ranks (air.rank): the receiving rank",
     "air.symmetric": "on `memref.alloc` inside an `air.rank`: one buffer per rank on the symmetric heap, made and freed by every rank together, that peers address with `src_rank`/`dst_rank`",
+    "packet_ids": "an `npu_dma_packet` channel's packet ids, one per stream, each in [0, 31]",
+    "refeed_count": "mlir-air's channel refeed count (also spelled `air.refeed_count`): an integer in [1, 2^31-1]",
+    "pad_before": "a padded transfer: elements added before the data of each dimension (outermost first)",
+    "pad_after": "a padded transfer: elements added after the data of each dimension (outermost first)",
 }
 
 # Layers by source folder, for "read by".

@@ -70,6 +70,25 @@ mismatch)
   err_has "^air-run: error: empty device URI"
   run 1 "$air_run" "$vadd" --random --output 2=/nonexistent-dir/c.npy
   err_has "/nonexistent-dir/c\\.npy: error: cannot create file"
+  # Checked before the run: a run of hours with a bad output path or trace path
+  # or a number its argument cannot hold ends at once (spin.mlir would count to
+  # 4e12), each problem named.
+  start=$(date +%s)
+  run 1 "$air_run" "$here/spin.mlir" --input 0=4000000000000 --output 1=/nonexistent-dir/n.npy
+  err_has "/nonexistent-dir/n\\.npy: error: cannot create file"
+  run 1 "$air_run" "$here/spin.mlir" --input 0=4000000000000 --trace /nonexistent-dir/t.json
+  err_has "/nonexistent-dir/t\\.json: error: cannot create file"
+  run 1 "$air_run" "$here/spin.mlir" --input 0=-4 --output 1=n.npy
+  err_has "spin\\.mlir: error: --input 0=-4: argument 0 of @spin does not take it: an index"
+  [ $(( $(date +%s) - start )) -lt 10 ] || fail "the checks waited for a run"
+  # Arguments filled with zeros nobody asked for are each warned about; one
+  # named by --output (a result buffer) is not.
+  run 0 "$air_run" "$vadd" --output 2=c.npy
+  err_has "^air-run: warning: argument 0 of @vector_add \\(memref<4096xf32>\\) has no --input: it starts as zeros"
+  err_has "^air-run: warning: argument 1 of @vector_add"
+  ! grep -q "argument 2 of @vector_add" err || fail "warned about the output argument 2"
+  run 0 "$air_run" "$here/spin.mlir" --output 1=n.npy
+  err_has "^air-run: warning: argument 0 of @spin \\(index\\) has no --input: it is 0"
   ;;
 pipeline)
   "$helper" write x.npy '<f4' 4096 iota || fail "helper"

@@ -167,6 +167,15 @@ static bool looks_like_inline_attr(air_parser_t* P) {
   return next.kind == AIR_TK_MINUS && next.s == P->tok.s + P->tok.len;
 }
 
+/* Where the name of block argument k (ids, sizes, args) of a hierarchy op sits
+ * on the ref stack: ids and sizes in their lists, args as (name, value) pairs. */
+static uint32_t hier_arg_ref(uint32_t k, uint32_t nd, uint32_t id_base, uint32_t size_base,
+                             uint32_t arg_base) {
+  if (k < nd) return id_base + k;
+  if (k < 2 * nd) return size_base + (k - nd);
+  return arg_base + 2 * (k - 2 * nd);
+}
+
 static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
                             const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
@@ -258,7 +267,12 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
   }
   TRY(settle_async(P, &h, at, b));
   bool body = P->tok.kind == AIR_TK_LBRACE;
-  if (!body && !(kind == AIR_OP_LAUNCH && h.sym))
+  /* Without a body (a launch naming its symbol, or what fusion passes leave) the
+   * op ends its line; anything else there is a missing '{'. air.rank always has
+   * one. */
+  if (!body && (kind == AIR_OP_RANK || !(P->tok.line > P->prev_line ||
+                                          P->tok.kind == AIR_TK_RBRACE ||
+                                          P->tok.kind == AIR_TK_EOF)))
     return air_parse_fail(P, kind == AIR_OP_HERD      ? "'{' to begin the body of 'air.herd'"
                              : kind == AIR_OP_SEGMENT ? "'{' to begin the body of 'air.segment'"
                              : kind == AIR_OP_RANK    ? "'{' to begin the body of 'air.rank'"
@@ -279,6 +293,23 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
     TRY(air_parse_use(P, &r, has_types ? P->tys[ty_base + i] : 0, &op->operands[nd + i]));
   }
   TRY(air_parse_flush_attrs(P, op, amark));
+  if (!body && nd + na) {
+    /* Keep the names written for the ids, sizes and args so the op prints back. */
+    size_t len = 0;
+    for (uint32_t k = 0; k < 2 * nd + na; ++k) len += P->refs[hier_arg_ref(k, nd, id_base,
+                                                        size_base, arg_base)].len + 1;
+    char* names = air_ir_alloc(P->p, len + 1);
+    if (!names) return air_parse_oom(P);
+    char* q = names;
+    for (uint32_t k = 0; k < 2 * nd + na; ++k) {
+      const air_pref_t* r = &P->refs[hier_arg_ref(k, nd, id_base, size_base, arg_base)];
+      if (k) *q++ = ' ';
+      memcpy(q, r->s, r->len);
+      q += r->len;
+    }
+    *q = 0;
+    op->text = names;
+  }
   if (body) {
     /* Block arguments: ids, sizes, then args. */
     air_region_spec_t rs = {0};
@@ -526,6 +557,46 @@ static air_status_t op_execute(air_parser_t* P, air_block_t* blk, air_opkind_t k
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
+/*---------------------------------------------------------------------------*/
+/* air.custom                                                                */
+/*---------------------------------------------------------------------------*/
+
+/* [%t =] air.custom [@sym] [async] [[deps]] [operands (%a, ...) [: T, ...]] [{attrs}] */
+static air_status_t op_custom(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                              const air_token_t* at, const air_pbinds_t* b) {
+  hdr_t h = {0};
+  uint32_t amark = P->n_nattrs, rb = P->n_refs, n = 0, tb = P->n_tys, nt = 0;
+  TRY(clauses(P, &h));
+  if (P->tok.kind == AIR_TK_AT) TRY(sym_clause(P, &h));
+  TRY(clauses(P, &h));
+  if (air_parse_accept_kw(P, "operands")) {
+    air_token_t ot = P->tok;
+    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'operands'"));
+    TRY(air_parse_ref_list(P, AIR_TK_RPAREN, &n));
+    if (air_parse_accept(P, AIR_TK_COLON)) {
+      tb = P->n_tys;
+      if (n) TRY(air_parse_type_list(P, &nt));
+      if (nt != n)
+        return PERR(P, ot.line, ot.col, "%u operand%s but %u type%s", n, n == 1 ? "" : "s", nt,
+                    nt == 1 ? "" : "s");
+    }
+  }
+  TRY(clauses(P, &h));
+  air_parse_accept_kw(P, "attributes");
+  TRY(air_parse_opt_attr_dict(P));
+  TRY(settle_async(P, &h, at, b));
+  air_op_t* op;
+  bool async = h.flags & AIR_OPF_ASYNC;
+  TRY(air_parse_new_op(P, blk, kind, at, n, async ? 1 : 0, 0, 0, &op));
+  apply_hdr(op, &h);
+  if (nt)
+    TRY(air_parse_resolve(P, rb, n, tb, 0, op->operands));
+  else
+    TRY(air_parse_resolve(P, rb, n, UINT32_MAX, 0, op->operands));
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return token_results(P, op, b);
+}
+
 /* %u = air.universe.alloc(%n) [: !air.universe] */
 static air_status_t op_universe(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
                                 const air_token_t* at, const air_pbinds_t* b) {
@@ -560,6 +631,7 @@ air_parse_op_fn air_parse_air_fn(air_opcls_t cls) {
     case AIR_OPC_WAIT_ALL: return op_wait_all;
     case AIR_OPC_EXECUTE: return op_execute;
     case AIR_OPC_TOKEN_ALLOC: return op_token_alloc;
+    case AIR_OPC_CUSTOM: return op_custom;
     case AIR_OPC_UNIVERSE: return op_universe;
     default: return NULL;
   }

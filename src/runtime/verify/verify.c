@@ -3,6 +3,10 @@
  *
  * Every violation becomes one line `file:line:col: error: [rule] message`; the
  * lines are sorted by location and returned in one FAILED_PRECONDITION status.
+ * All passes run over the whole program, so one bad op does not hide the rest;
+ * like a compiler's error limit, the first AIR_V_MAX_ERRORS lines by location
+ * are kept and a count of the others ends the message. A fact found twice (per
+ * enumerated instance, or by two passes) is one line.
  * The verifier never trusts the IR: ids, counts and links are checked before use,
  * and what cannot be interpreted is reported as [structure] and skipped.
  *
@@ -28,8 +32,10 @@
  *                     args(...) (IsolatedFromAbove, spec 1).
  *  dominance          a use must follow its definition in the same block, or be
  *                     nested in a block that follows it.
- *  symbol             module symbols are unique; func.call names a declared
- *                     function with a matching signature.
+ *  symbol             symbols are unique in their module (a file may hold
+ *                     several); func.call names a declared function with a
+ *                     matching signature; memref.get_global names a
+ *                     memref.global of its type.
  *  token-list         dependency/affinity/concurrency lists hold only tokens;
  *                     dependency only on AIR async-capable ops; affinity only on
  *                     launch/segment/herd; concurrency only on segment/herd (the
@@ -49,14 +55,18 @@
  *                     used or named ('async' => the result must be named).
  *  memory-space       memref spaces are 0/1/2; L1 (2) allocs inside a herd, L2 (1)
  *                     allocs inside a segment and not in a herd; launch and rank
- *                     args are L3 (spec 2.1); with an AIE target (every xcv* and npu*
- *                     device) compute in a herd (linalg, memref.load/store/copy,
- *                     func.call) uses L1 only (spec 2.3; GPU herds may use
- *                     L2/L3, spec 4.2).
+ *                     args are L3 (spec 2.1); memref/affine load and store in a herd
+ *                     touch L1 only, on every target (spec 1: cross-level access
+ *                     only through data movement; linalg, DMA and channels are
+ *                     exempt); with an AIE target (every xcv* and npu* device)
+ *                     all compute in a herd (linalg, memref.copy, func.call)
+ *                     uses L1 only (spec 2.3; GPU herds may compute on L2/L3,
+ *                     spec 4.2).
  *  dma-lists          offsets/sizes/strides: sizes and strides of equal length,
  *                     offsets no longer than sizes, static offsets/strides >= 0,
  *                     sizes > 0; a dma's sides have the same element type and,
- *                     when both are static, the same element count. Lists longer
+ *                     when both are static, the same element count, counting
+ *                     pad_before/pad_after on either side. Lists longer
  *                     than the memref rank are legal (mlir-air describes
  *                     wrap-around access patterns with them), so rank is not
  *                     checked.
@@ -78,11 +88,16 @@
  *  channel-type       channel_type is one of the five spec values, and a written
  *                     one fits the target (npu_* not on a GPU, gpu_* not on an
  *                     AIE device); depth is an integer >= 1; npu_mmio gets land
- *                     in L1.
- *  undeclared-channel put/get name a declared channel; index count equals its
- *                     rank (or none when every dim is 1); constant indices, and
- *                     indices resolved per herd/segment/loop instance, are in
- *                     range (puts: channel dims; gets: broadcast_shape).
+ *                     in L1; (air.)refeed_count is an integer in [1, 2^31-1];
+ *                     packet_ids only on npu_dma_packet channels, each in
+ *                     [0, 31], none repeated.
+ *  undeclared-channel put/get name a declared channel (in the nearest module);
+ *                     index count equals its rank, or none when every dim the
+ *                     op indexes is 1 (puts: the channel's dims, whatever its
+ *                     broadcast_shape; gets: the broadcast_shape); constant
+ *                     indices, and indices resolved per herd/segment/loop
+ *                     instance, are in range of those dims. A get's index on a
+ *                     broadcast dimension that is 1 on both sides is ignored.
  *  execute-region     air.execute holds host computation only (no hierarchy,
  *                     channel, dma, wait_all, execute, token or channel decl ops)
  *                     and yields values matching its results.
@@ -221,6 +236,7 @@ air_status_t air_verify(const air_program_t* p, const char* target, uint32_t fla
   air_mem_free(v.a, v.vals);
   air_mem_free(v.a, v.uses);
   air_mem_free(v.a, v.diags);
+  air_mem_free(v.a, v.seen);
   air_sb_free(&v.text);
   return st;
 }

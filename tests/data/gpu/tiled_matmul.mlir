@@ -4,7 +4,9 @@
 // copies A's and B's tiles in (DMA distributed over the workgroup), then a 16x16
 // herd (one work-item per PE) updates its 4x4 block of C with L1 accumulators,
 // synchronised by the phases (barriers) around the herd; C's tile goes back at
-// the end. No channels: PE -> thread.
+// the end. Each PE copies its rows of A, columns of B and block of C into L1
+// (DMA L2 -> L1), computes there and copies its block back. No channels: PE ->
+// thread.
 #map = affine_map<()[s0] -> (s0 * 64)>
 module {
   func.func @tiled(%a: memref<128x128xf32>, %b: memref<128x128xf32>, %c: memref<128x128xf32>) {
@@ -32,24 +34,21 @@ module {
             %h1 = arith.constant 1 : index
             %h4 = arith.constant 4 : index
             %h8 = arith.constant 8 : index
+            %h64 = arith.constant 64 : index
+            %la = memref.alloc() : memref<4x8xf32, 2>
+            %lb = memref.alloc() : memref<8x4xf32, 2>
             %acc = memref.alloc() : memref<4x4xf32, 2>
             %r0 = arith.muli %ty, %h4 : index
             %q0 = arith.muli %tx, %h4 : index
-            scf.for %i = %h0 to %h4 step %h1 {
-              scf.for %j = %h0 to %h4 step %h1 {
-                %r = arith.addi %r0, %i : index
-                %q = arith.addi %q0, %j : index
-                %v = memref.load %HC[%r, %q] : memref<64x64xf32, 1>
-                memref.store %v, %acc[%i, %j] : memref<4x4xf32, 2>
-              }
-            }
+            // this PE's rows of A, columns of B and block of C, L2 -> L1
+            air.dma_memcpy_nd (%la[] [] [], %HA[%r0, %h0] [%h4, %h8] [%h8, %h1]) : (memref<4x8xf32, 2>, memref<64x8xf32, 1>)
+            air.dma_memcpy_nd (%lb[] [] [], %HB[%h0, %q0] [%h8, %h4] [%h64, %h1]) : (memref<8x4xf32, 2>, memref<8x64xf32, 1>)
+            air.dma_memcpy_nd (%acc[] [] [], %HC[%r0, %q0] [%h4, %h4] [%h64, %h1]) : (memref<4x4xf32, 2>, memref<64x64xf32, 1>)
             scf.for %kk = %h0 to %h8 step %h1 {
               scf.for %i = %h0 to %h4 step %h1 {
                 scf.for %j = %h0 to %h4 step %h1 {
-                  %r = arith.addi %r0, %i : index
-                  %q = arith.addi %q0, %j : index
-                  %x = memref.load %HA[%r, %kk] : memref<64x8xf32, 1>
-                  %y = memref.load %HB[%kk, %q] : memref<8x64xf32, 1>
+                  %x = memref.load %la[%i, %kk] : memref<4x8xf32, 2>
+                  %y = memref.load %lb[%kk, %j] : memref<8x4xf32, 2>
                   %p = arith.mulf %x, %y : f32
                   %o = memref.load %acc[%i, %j] : memref<4x4xf32, 2>
                   %s = arith.addf %o, %p : f32
@@ -57,14 +56,9 @@ module {
                 }
               }
             }
-            scf.for %i = %h0 to %h4 step %h1 {
-              scf.for %j = %h0 to %h4 step %h1 {
-                %r = arith.addi %r0, %i : index
-                %q = arith.addi %q0, %j : index
-                %v = memref.load %acc[%i, %j] : memref<4x4xf32, 2>
-                memref.store %v, %HC[%r, %q] : memref<64x64xf32, 1>
-              }
-            }
+            air.dma_memcpy_nd (%HC[%r0, %q0] [%h4, %h4] [%h64, %h1], %acc[] [] []) : (memref<64x64xf32, 1>, memref<4x4xf32, 2>)
+            memref.dealloc %la : memref<4x8xf32, 2>
+            memref.dealloc %lb : memref<8x4xf32, 2>
             memref.dealloc %acc : memref<4x4xf32, 2>
           }
         }

@@ -3,7 +3,7 @@
 // print back with the names they were written with, and verify; they have
 // nothing to run, so running one is refused at the op.
 // VERIFY: ok
-// RUN-ERROR: @fused: no body
+// RUN-ERROR: @fused: without a body
 func.func @fused(%arg0: memref<64xi32>, %arg1: memref<64xi32>) {
   %c2 = arith.constant 2 : index
   %c1 = arith.constant 1 : index

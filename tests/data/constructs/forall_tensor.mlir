@@ -3,7 +3,7 @@
 // hands it back with tensor.parallel_insert_slice in scf.forall.in_parallel. The
 // CPU driver runs bufferized programs only, so running this is refused at the op.
 // VERIFY: ok
-// RUN-ERROR: @forall_tensor: not executable
+// RUN-ERROR: @to_from_memref: not executable
 #map = affine_map<(d0) -> (d0 * 32)>
 module {
   func.func @forall_tensor(%arg0: tensor<64x64xf32>) -> tensor<64x64xf32> {

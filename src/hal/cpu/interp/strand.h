@@ -91,7 +91,7 @@ enum { IX_CONT = 0, IX_PARKED, IX_FAILED, IX_ABANDONED };
 static inline bool ix_is_async(const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_HIER: case AIR_OPC_CHANNEL_IO: case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL:
-    case AIR_OPC_EXECUTE:
+    case AIR_OPC_EXECUTE: case AIR_OPC_CUSTOM:
       return op->n_results > 0;
     default: return false;
   }

@@ -101,10 +101,13 @@ static void test_every_target(void** state) {
       assert_non_null(mk);
       assert_string_equal(mk->name, k->name);
       assert_int_equal(mk->kernarg_segment_size, 8 * k->n_args);
-      assert_int_equal(mk->group_segment_fixed_size, k->lds_bytes);
+      /* The plan's LDS is a floor: LLVM may promote private (L1) arrays into
+       * LDS (vadd's 1-element L1 buffers, per work-item) within one CU. */
+      assert_true(mk->group_segment_fixed_size >= k->lds_bytes);
+      assert_true(mk->group_segment_fixed_size <= t->l1_bytes);
       assert_int_equal(mk->wavefront_size, t->wave_size);
       assert_int_equal(k->wave_size, t->wave_size);
-      assert_int_equal(mk->kd.group_segment_fixed_size, k->lds_bytes);
+      assert_int_equal(mk->kd.group_segment_fixed_size, mk->group_segment_fixed_size);
       if (i < 2) {
         assert_int_equal(k->mapping, AIR_GPU_MAP_THREADS);
         assert_int_equal(k->workgroup_size, 256);

@@ -73,7 +73,11 @@ static void amdgcn_entry(air_cg_module_t* m, void* fn) {
   LLVMSetFunctionCallConv((LLVMValueRef)fn, LLVMAMDGPUKERNELCallConv);
 }
 
-/* The code object must say what the plan says. */
+/* The code object must say what the plan says. LDS is the one exception: the
+ * plan's figure is a floor, since LLVM's AMDGPU backend (AMDGPUPromoteAlloca)
+ * may move a private (L1) array into LDS when the workgroup size it was told
+ * leaves room; the dispatch uses the code object's figure, which must still fit
+ * one CU. */
 static air_status_t check_object(const air_allocator_t* a, const cg_gpu_plan_t* pl,
                                  const air_gpu_kernel_t* k, const void* bytes, size_t size) {
   air_amdgpu_code_object_t* co = NULL;
@@ -82,7 +86,9 @@ static air_status_t check_object(const air_allocator_t* a, const cg_gpu_plan_t* 
   air_status_t st = NULL;
   if (!mk)
     st = AIR_STATUS(a, AIR_STATUS_INTERNAL, "the linked code object lacks kernel %s", k->name);
-  else if (mk->group_segment_fixed_size != pl->lds_bytes || mk->kernarg_segment_size < 8 * k->n_args ||
+  else if (mk->group_segment_fixed_size < pl->lds_bytes ||
+           (pl->t->l1_bytes && mk->group_segment_fixed_size > pl->t->l1_bytes) ||
+           mk->kernarg_segment_size < 8 * k->n_args ||
            mk->wavefront_size != pl->wave_size || strcmp(co->gfx->name, pl->t->gfx))
     st = AIR_STATUS(a, AIR_STATUS_INTERNAL,
                     "kernel %s: the code object says %s, LDS %u, kernargs %u, wave %u; the plan "

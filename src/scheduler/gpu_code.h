@@ -47,7 +47,8 @@ typedef struct air_gpu_kernel_t {
    * body, the segment body), then PE p on wave fixed_roles + p / pes_per_wave,
    * lane p % pes_per_wave. */
   uint32_t fixed_roles, pes, pes_per_wave;
-  uint32_t lds_bytes;      /* group segment the kernel declares (planned) */
+  uint32_t lds_bytes;      /* LDS the plan needs; the code object may declare more
+                              (LLVM promotes private arrays), dispatch uses its */
   uint64_t spill_bytes;    /* L2 in global memory, per workgroup (0: none) */
   uint32_t n_grid;         /* launch dimensions, 0..3 */
   air_gpu_size_t grid[3];  /* workgroups = prod(grid) (1 when n_grid is 0) */

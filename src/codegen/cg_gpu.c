@@ -10,7 +10,7 @@
 
 #include "amdgpu/code_object.h"
 #include "amdgpu/gfx.h"
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 

@@ -1,5 +1,5 @@
 /* cg_gpu_bind.c - the values and memrefs a kernel role uses but does not define
- * itself (the emitter's ext_value / ext_mem hooks, cg_gpu_internal.h).
+ * itself (the emitter's ext_value / ext_mem hooks, cg_gpu_kernel.h).
  *
  * A role (the launch body, the segment body, one PE) is emitted on its own path
  * of the kernel; what it takes from outside - launch and herd ids, sizes, entry
@@ -11,7 +11,7 @@
  * is refused at its definition. */
 #include <string.h>
 
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 
 int32_t cg_gpu_memspace(const air_program_t* p, air_vid_t v) {
   return air_ir_type(p, air_ir_value_type(p, v))->memspace;

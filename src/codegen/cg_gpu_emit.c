@@ -1,4 +1,4 @@
-/* cg_gpu_emit.c - one launch as one kernel function (cg_gpu_internal.h).
+/* cg_gpu_emit.c - one launch as one kernel function (cg_gpu_kernel.h).
  *
  * The kernel: private buffers (allocas) first; then the work-item and workgroup
  * ids, the launch ids (workgroup id decomposed row-major over the launch's
@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "amdgpu/gfx.h"
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 

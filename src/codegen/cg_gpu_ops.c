@@ -1,5 +1,5 @@
 /* cg_gpu_ops.c - the AIR ops a GPU kernel adds to the shared emitter (its
- * ext_op hook, cg_gpu_internal.h): the hierarchy (segment bodies inline, herds as
+ * ext_op hook, cg_gpu_kernel.h): the hierarchy (segment bodies inline, herds as
  * phases or as roles), channels as LDS rendezvous slots, DMA as copy loops,
  * execute regions inline, wait_all, scf.parallel as loops, linalg fill / copy /
  * matmul as loops. Async ops run in program order on their work-item: tokens need
@@ -16,7 +16,7 @@
  * it has not left (the lanes of a wave move together). */
 #include <string.h>
 
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 
 static LLVMValueRef i64c(cg_gpu_t* g, int64_t v) { return cg_gpu_i64(g, v); }
 

@@ -1,11 +1,11 @@
-/* cg_gpu_plan.c - one launch analysed for a GPU kernel (cg_gpu_internal.h): its
+/* cg_gpu_plan.c - one launch analysed for a GPU kernel (cg_gpu_kernel.h): its
  * segment and herds, the mapping (PE -> thread, or PE -> wave when channels tie
  * the levels together), the LDS / spill / private place of every L1 and L2
  * buffer, the LDS state of every channel, and the grid. Whatever a GPU kernel
  * cannot do is refused here, at the op, before any IR is built. */
 #include <string.h>
 
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 

@@ -1,5 +1,5 @@
 /* cg_gpu_target.c - what differs between the two GPU targets, and the low-level
- * pieces built on it (cg_gpu_internal.h).
+ * pieces built on it (cg_gpu_kernel.h).
  *
  * amdgcn: work-item and workgroup ids from llvm.amdgcn.workitem.id.x /
  * workgroup.id.x, kernel arguments as the kernel's parameters, LDS as an
@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "codegen/cg_gpu_internal.h"
+#include "codegen/cg_gpu_kernel.h"
 
 /* About a minute of s_sleep 2 (~128 clocks each at ~2 GHz) before a wait gives up
  * and traps: a deadlocked kernel fails instead of hanging the GPU queue. */

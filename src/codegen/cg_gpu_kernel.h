@@ -1,4 +1,4 @@
-/* cg_gpu_internal.h - GPU kernels from launch bodies, shared by the cg_gpu*.c
+/* cg_gpu_kernel.h - GPU kernels from launch bodies, shared by the cg_gpu*.c
  * files (docs/gpu.md, "Kernel generation"):
  *
  *   cg_gpu_plan.c    one launch analysed: roles, the mapping, the memory plan
@@ -17,8 +17,8 @@
  * Every op is emitted by the shared emitter (cg_emit.c, cg_scalar.c) or by
  * cg_gpu_ops.c through the emitter's extension hooks; the two targets differ only
  * in the hooks of cg_gpu_target.c. */
-#ifndef AIR_CODEGEN_CG_GPU_INTERNAL_H_
-#define AIR_CODEGEN_CG_GPU_INTERNAL_H_
+#ifndef AIR_CODEGEN_CG_GPU_KERNEL_H_
+#define AIR_CODEGEN_CG_GPU_KERNEL_H_
 
 #include "codegen/cg_gpu.h"
 #include "codegen/cg_internal.h"
@@ -185,4 +185,4 @@ void cg_gpu_wait_tokens(cg_gpu_t* g, const air_op_t* op);
 /* The work-items that share the work of a DMA, linalg op or store here. */
 void cg_gpu_share(cg_gpu_t* g, LLVMValueRef* lane, LLVMValueRef* lanes);
 
-#endif /* AIR_CODEGEN_CG_GPU_INTERNAL_H_ */
+#endif /* AIR_CODEGEN_CG_GPU_KERNEL_H_ */

@@ -27,4 +27,13 @@ if(TARGET airrt_mpi AND NOT AIR_SANITIZE)
     COMMAND ${AIRRT_MPIEXEC} --oversubscribe --timeout 90 -np 2 $<TARGET_FILE:test_rank_mpi>)
   set_tests_properties(test_rank_mpi_np2 PROPERTIES LABELS "mpi" TIMEOUT 120
     ENVIRONMENT "${AIR_MPI_ENV}")
+  # air-run under mpiexec with 2 and 4 processes against air-run in one process,
+  # and the failures that must end every process (tests/rank_mpi_run.sh).
+  foreach(np 2 4)
+    add_test(NAME air_run_mpi_np${np}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rank_mpi_run.sh $<TARGET_FILE:air-run>
+              ${AIRRT_MPIEXEC} ${CMAKE_CURRENT_SOURCE_DIR}/data ${np})
+    set_tests_properties(air_run_mpi_np${np} PROPERTIES LABELS "mpi;air-run" TIMEOUT 300
+      ENVIRONMENT "${AIR_MPI_ENV}")
+  endforeach()
 endif()

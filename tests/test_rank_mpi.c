@@ -108,6 +108,21 @@ static void test_messages(void** state) {
   test_check(t->vtable->window_free(t, w));
 }
 
+/* agree: the smallest and largest key of all processes (its cancel hook, which
+ * leaves a collective pending, is exercised end to end: tests/rank_mpi_run.sh). */
+static void test_agree(void** state) {
+  (void)state;
+  air_rank_transport_t* t = g_t;
+  uint32_t me = t->process, np = t->processes;
+  uint64_t lo = 0, hi = 0;
+  test_check(t->vtable->agree(t, 42, &lo, &hi, NULL, NULL));
+  assert_int_equal(lo, 42);
+  assert_int_equal(hi, 42);
+  test_check(t->vtable->agree(t, 10 + me, &lo, &hi, NULL, NULL));
+  assert_int_equal(lo, 10);
+  assert_int_equal(hi, 10 + np - 1);
+}
+
 int main(void) {
   air_status_t st = air_rank_transport_mpi_create(NULL, &g_t);
   if (st) {
@@ -118,6 +133,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_windows_and_rma),
       cmocka_unit_test(test_messages),
+      cmocka_unit_test(test_agree),
   };
   int rc = cmocka_run_group_tests(tests, NULL, NULL);
   g_t->vtable->destroy(g_t);

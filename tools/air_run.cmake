@@ -12,4 +12,10 @@ if(TARGET airrt_codegen)
   target_link_libraries(air-run PRIVATE airrt_codegen)
   target_compile_definitions(air-run PRIVATE AIR_HAVE_CODEGEN=1)
 endif()
+# Under mpirun, air-run runs one block of ranks per process through the MPI
+# transport (docs/scale-out.md); without Open MPI it runs every rank itself.
+if(TARGET airrt_mpi)
+  target_link_libraries(air-run PRIVATE airrt_mpi)
+  target_compile_definitions(air-run PRIVATE AIR_RUN_MPI=1)
+endif()
 install(TARGETS air-run RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

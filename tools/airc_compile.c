@@ -1,32 +1,36 @@
-/* airc_compile.c - `airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]`:
- * parse, verify for the target, compile the entry's schedule (schedule.h) and
- * write program and schedule as an .airbin (artifact.h, docs/artifact.md). Exit 0
- * when written, 1 for a bad program or a failed write, 2 for a bad command line. */
+/* airc_compile.c - `airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]
+ * [--no-code]`: parse, verify for the target, compile the entry's schedule
+ * (schedule.h) and write program and schedule as an .airbin (artifact.h,
+ * docs/artifact.md). For the cpu target the program's compiled units go in too,
+ * as x86-64 code from the code generator when it is installed (hal/codegen_load.h),
+ * so the program runs compiled without a JIT. Exit 0 when written, 1 for a bad
+ * program or a failed write, 2 for a bad command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "air/context.h"
 #include "air/program.h"
+#include "hal/codegen_load.h"
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
 #include "runtime/base/status_util.h"
 #include "tool_util.h"
-#ifdef AIR_HAVE_CODEGEN
-#include "codegen/cg_gpu.h"
-#endif
+#include "hal/compiled.h"
 
 static void usage(FILE* f) {
   fprintf(f,
-          "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]\n"
+          "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC] [--no-code]\n"
           "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
           "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n"
           "  For an AMD GPU target (gfx908, gfx90a, gfx940, gfx942, gfx1030, gfx1100) each\n"
           "  launch also becomes a GPU kernel, linked with lld into a code object that the\n"
-          "  artifact carries (docs/gpu.md); -v prints the toolchain and the kernels.\n");
+          "  artifact carries (docs/gpu.md); -v prints the toolchain and the kernels.\n"
+          "  For cpu it also stores the program's loops compiled to x86-64 (x86-64-v3)\n"
+          "  when the code generator is installed; --no-code leaves them out.\n");
 }
 
 static int usage_error(const char* what, const char* arg) {
@@ -35,19 +39,27 @@ static int usage_error(const char* what, const char* arg) {
   return TOOL_EXIT_USAGE;
 }
 
-/* GPU targets: every launch becomes a kernel in a code object (cg_gpu.h). */
+/* GPU targets: every launch becomes a kernel in a code object, built by the
+ * code generator's gpu_compile hook (codegen/cg_gpu.h); without the generator a
+ * GPU target is an error (an artifact without its kernels could not run). */
 static air_status_t gpu_kernels(air_context_t* ctx, air_program_t* prog, air_schedule_t* sched,
                                 const air_target_t* t, bool verbose) {
-#ifdef AIR_HAVE_CODEGEN
   const air_allocator_t* a = air_context_allocator(ctx);
-  air_cg_gpu_toolchain_t tc;
-  AIR_RETURN_IF_ERROR(air_cg_gpu_toolchain_find(a, t->gfx, &tc));
+  const air_cg_hooks_t* h = NULL;
+  air_status_t s = air_cg_load(a, &h);
+  if (s) {
+    air_status_t e = AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
+                                "target %s needs GPU kernels from the code generator: %s "
+                                "(docs/building.md)", t->name, air_status_message(s));
+    air_status_free(s);
+    return e;
+  }
   air_cg_gpu_stats_t st;
-  AIR_RETURN_IF_ERROR(air_cg_gpu_compile(a, prog, sched, t, &tc, &st));
+  AIR_RETURN_IF_ERROR(h->gpu_compile(a, prog, sched, t, &st));
   if (verbose) {
     fprintf(stderr, "airc compile: %s kernels with %s: %u kernel(s), emit %.1f ms, optimise "
                     "%.1f ms, code generation %.1f ms, link %.1f ms\n",
-            t->gfx, tc.describe, st.n_kernels, st.emit_ns / 1e6, st.opt_ns / 1e6,
+            t->gfx, st.toolchain, st.n_kernels, st.emit_ns / 1e6, st.opt_ns / 1e6,
             st.codegen_ns / 1e6, st.link_ns / 1e6);
     for (uint32_t i = 0; sched->gpu && i < sched->gpu->n_kernels; ++i) {
       const air_gpu_kernel_t* k = &sched->gpu->kernels[i];
@@ -59,17 +71,30 @@ static air_status_t gpu_kernels(air_context_t* ctx, air_program_t* prog, air_sch
     }
   }
   return NULL;
-#else
-  (void)prog, (void)sched, (void)verbose;
-  return AIR_STATUS(air_context_allocator(ctx), AIR_STATUS_UNAVAILABLE,
-                    "target %s needs GPU kernels, but this airc was built without the code "
-                    "generator (LLVM 16: Debian llvm-16-dev; see docs/building.md)", t->name);
-#endif
+}
+
+/* The program's units as one x86-64 object, when the generator is there; none
+ * (and a note saying why) when it is not. */
+static air_status_t emit_code(air_context_t* ctx, const air_program_t* prog,
+                              air_artifact_code_t* code) {
+  const air_allocator_t* a = air_context_allocator(ctx);
+  const air_cg_hooks_t* h = NULL;
+  air_status_t st = air_cg_load(a, &h);
+  if (st) {
+    fprintf(stderr, "airc compile: note: no host code in the artifact: %s\n",
+            air_status_message(st));
+    air_status_free(st);
+    return NULL;
+  }
+  AIR_RETURN_IF_ERROR(h->emit_object(a, prog, &code->object, &code->size, &code->n_units));
+  snprintf(code->isa, sizeof code->isa, "x86-64-v3");
+  return NULL;
 }
 
 int airc_cmd_compile(int argc, char** argv) {
   const char *in_path = NULL, *out_path = NULL, *target = NULL, *entry = NULL;
   bool verbose = false;
+  int no_code = 0;
   for (int i = 1; i < argc; ++i) {
     const char* v = NULL;
     const char** slot = NULL;
@@ -85,6 +110,8 @@ int airc_cmd_compile(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return TOOL_EXIT_OK;
+    } else if (!strcmp(argv[i], "--no-code")) {
+      no_code = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return usage_error("unknown option", argv[i]);
     } else if (in_path) {
@@ -124,14 +151,19 @@ int airc_cmd_compile(int argc, char** argv) {
   if (prog) tool_print_warnings(prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
   if (!s && t->kind == AIR_TARGET_GPU && t->gfx) s = gpu_kernels(ctx, prog, sched, t, verbose);
+  air_artifact_code_t code;
+  memset(&code, 0, sizeof code);
+  if (!s && !no_code && !strcmp(target, "cpu")) s = emit_code(ctx, prog, &code);
   int rc = TOOL_EXIT_OK;
   if (s) {
     tool_report_status(display, s);
     air_status_free(s);
     rc = TOOL_EXIT_FAILURE;
-  } else if ((s = air_artifact_write_file(air_context_allocator(ctx), prog, sched, out_path))) {
+  } else if ((s = air_artifact_write_file_ex(air_context_allocator(ctx), prog, sched, &code,
+                                             out_path))) {
     rc = tool_fail_status(out_path, s);
   }
+  if (code.object) air_context_allocator(ctx)->free(air_context_allocator(ctx)->self, code.object);
   air_schedule_free(sched);
   air_program_destroy(prog);
   air_context_destroy(ctx);

@@ -183,6 +183,18 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* allocator, const air_prog
   return st;
 }
 
+air_status_t air_cg_gpu_compile_found(const air_allocator_t* a, const air_program_t* p,
+                                      air_schedule_t* sc, const air_target_t* t,
+                                      air_cg_gpu_stats_t* stats) {
+  if (!t->gfx || t->kind != AIR_TARGET_GPU)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "target %s is not an AMD GPU", t->name);
+  air_cg_gpu_toolchain_t tc;
+  AIR_RETURN_IF_ERROR(air_cg_gpu_toolchain_find(a, t->gfx, &tc));
+  air_status_t st = air_cg_gpu_compile(a, p, sc, t, &tc, stats);
+  if (stats) snprintf(stats->toolchain, sizeof stats->toolchain, "%s", tc.describe);
+  return st;
+}
+
 /*--- the host workgroup simulator ---------------------------------------------------*/
 
 struct air_cg_gpu_sim_t {

@@ -19,6 +19,7 @@
 
 #include "air/allocator.h"
 #include "air/status.h"
+#include "hal/compiled.h"
 #include "runtime/ir/ir.h"
 #include "runtime/target/target.h"
 #include "scheduler/gpu_code.h"
@@ -40,10 +41,7 @@ typedef struct air_cg_gpu_toolchain_t {
 air_status_t air_cg_gpu_toolchain_find(const air_allocator_t* a, const char* processor,
                                        air_cg_gpu_toolchain_t* out);
 
-typedef struct air_cg_gpu_stats_t {
-  uint32_t n_kernels;
-  int64_t emit_ns, opt_ns, codegen_ns, link_ns;
-} air_cg_gpu_stats_t;
+/* air_cg_gpu_stats_t is the hook table's (hal/compiled.h). */
 
 /* Builds one kernel per launch of the schedule's entry for GPU target `t` (a row
  * with `gfx`), links each into a code object and attaches them to `schedule->gpu`
@@ -52,6 +50,12 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* a, const air_program_t* p
                                 air_schedule_t* schedule, const air_target_t* t,
                                 const air_cg_gpu_toolchain_t* toolchain,
                                 air_cg_gpu_stats_t* stats);
+
+/* The gpu_compile hook (hal/compiled.h): the toolchain found for target->gfx,
+ * then air_cg_gpu_compile. */
+air_status_t air_cg_gpu_compile_found(const air_allocator_t* a, const air_program_t* p,
+                                      air_schedule_t* schedule, const air_target_t* t,
+                                      air_cg_gpu_stats_t* stats);
 
 /* Why a kernel failed (the simulator's fail callback; a trap on the GPU):
  * AIR_CG_OOB / AIR_CG_DIV / AIR_CG_STEP (hal/compiled.h) and these. */

@@ -352,8 +352,10 @@ static void emit_linalg(cg_gpu_t* g, const air_op_t* op) {
     LLVMValueRef o = cg_gpu_loop_begin(g, &l, lane64, i64c(g, M * N), lanes64);
     LLVMValueRef i = LLVMBuildUDiv(B, o, i64c(g, N ? N : 1), ""), j = LLVMBuildURem(B, o, i64c(g, N ? N : 1), "");
     LLVMValueRef acc0 = cg_load_elem(f, C->elem, elem_at(g, C, o));
-    /* acc = acc + A[i,k] * B[k,j], k ascending: the interpreter's order, so the
-     * float results are the same bits. */
+    /* The interpreter's semantics (hal/cpu/interp/linalg.c), so the results are
+     * the same bits: k ascending; f32 (and bf16/f16 outputs) accumulate in f32 with
+     * one fused multiply-add per product (fmaf), f64 with a multiply and an add,
+     * integers wrap in C's type (same bits as its i64 accumulator truncated). */
     LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
     LLVMBasicBlockRef kb = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "mm.k");
     LLVMBasicBlockRef kx = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "mm.kx");
@@ -362,8 +364,15 @@ static void emit_linalg(cg_gpu_t* g, const air_op_t* op) {
     LLVMValueRef k = LLVMBuildPhi(B, f->m->i64, "k"), acc = LLVMBuildPhi(B, LLVMTypeOf(acc0), "acc");
     LLVMValueRef a = cg_load_elem(f, A->elem, elem_at(g, A, LLVMBuildAdd(B, LLVMBuildMul(B, i, i64c(g, K), ""), k, "")));
     LLVMValueRef b = cg_load_elem(f, Bm->elem, elem_at(g, Bm, LLVMBuildAdd(B, LLVMBuildMul(B, k, i64c(g, N), ""), j, "")));
-    LLVMValueRef nacc = cf ? LLVMBuildFAdd(B, acc, LLVMBuildFMul(B, a, b, ""), "")
-                           : LLVMBuildAdd(B, acc, LLVMBuildMul(B, a, b, ""), "");
+    LLVMValueRef nacc;
+    if (cf && C->elem != AIR_ELEM_F64) {
+      LLVMTypeRef ft = f->m->f32;
+      LLVMValueRef args[3] = {a, b, acc};
+      nacc = cg_intrinsic(f, "llvm.fma", &ft, 1, args, 3);
+    } else {
+      nacc = cf ? LLVMBuildFAdd(B, acc, LLVMBuildFMul(B, a, b, ""), "")
+                : LLVMBuildAdd(B, acc, LLVMBuildMul(B, a, b, ""), "");
+    }
     LLVMValueRef k1 = LLVMBuildAdd(B, k, i64c(g, 1), "");
     LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntSLT, k1, i64c(g, K), ""), kb, kx);
     LLVMValueRef zero = i64c(g, 0);

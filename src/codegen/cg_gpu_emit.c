@@ -244,6 +244,7 @@ air_status_t cg_gpu_emit(air_cg_module_t* m, const cg_gpu_plan_t* pl, cg_gpu_tar
   f.m = m;
   f.p = p;
   f.unit = pl->launch;
+  f.emit_block = cg_emit_block;
   f.ext_op = cg_gpu_op;
   f.ext_value = cg_gpu_value;
   f.ext_mem = cg_gpu_mem;

@@ -38,3 +38,32 @@ air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_m
   return st ? st : ix_pat_from(r, op, v, &l, out);
 }
 
+
+air_status_t ix_pads(ix_run_t* r, const air_op_t* op, uint32_t n, int64_t pb[IX_MAX_PAT],
+                     int64_t pa[IX_MAX_PAT], bool* any) {
+  static const char* const names[2] = {"pad_before", "pad_after"};
+  int64_t* outs[2] = {pb, pa};
+  *any = false;
+  for (int i = 0; i < 2; ++i) {
+    memset(outs[i], 0, IX_MAX_PAT * sizeof(int64_t));
+    const air_attr_t* a = air_ir_attr_get(op, names[i]);
+    if (!a) continue;
+    *any = true;
+    int64_t v[IX_MAX_PAT];
+    uint32_t m = 0;
+    if (!air_ir_attr_ints(r->p, a, IX_MAX_PAT, v, &m))
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: %s is not a list of integers",
+                    ix_opname(op), names[i]);
+    if (m > n)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                    "%s: %s pads %u dimensions but the source's access pattern has %u",
+                    ix_opname(op), names[i], m, n);
+    for (uint32_t j = 0; j < m; ++j) {
+      if (v[j] < 0)
+        return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: %s entry %u is %lld",
+                      ix_opname(op), names[i], j, (long long)v[j]);
+      outs[i][n - m + j] = v[j];
+    }
+  }
+  return NULL;
+}

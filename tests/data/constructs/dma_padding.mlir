@@ -1,8 +1,9 @@
 // Padded transfers (pad_before / pad_after, as mlir-air writes them for mem-tile
 // DMAs): the source's elements land with zeros around each padded dimension.
 // An 8x6 L2 tile reaches an 8x8 L1 tile with a zero column on each side of every
-// row through air.dma_memcpy_nd, and a 10x8 tile with a zero border through a
-// channel put; a get cannot pad (the sending DMA inserts padding).
+// row through air.dma_memcpy_nd (its pad_after lists three dimensions: the one
+// in front of the 2-d pattern is a unit dimension), and a 10x8 tile with a zero
+// border through a channel put; a get cannot pad (the sending DMA inserts it).
 // VERIFY: ok
 // RUN: @padded
 // RUN-ERROR: @padded_get
@@ -19,7 +20,7 @@ module {
         %t = air.channel.put async @pad_chan[] (%l2[0, 0] [8, 6] [6, 1]) {pad_after = array<i32: 1, 1>, pad_before = array<i32: 1, 1>} : (memref<8x6xi32, 1>)
         air.herd @h tile (%tx, %ty) in (%sx=%c1_0, %sy=%c1_0) args(%src=%l2, %out=%b2, %out2=%c2) : memref<8x6xi32, 1>, memref<8x8xi32>, memref<10x8xi32> {
           %l1 = memref.alloc() : memref<8x8xi32, 2>
-          air.dma_memcpy_nd (%l1[] [] [], %src[0, 0] [8, 6] [6, 1]) {pad_after = array<i32: 0, 1>, pad_before = array<i32: 0, 1>} : (memref<8x8xi32, 2>, memref<8x6xi32, 1>)
+          air.dma_memcpy_nd (%l1[] [] [], %src[0, 0] [8, 6] [6, 1]) {pad_after = array<i32: 0, 0, 1>, pad_before = array<i32: 0, 1>} : (memref<8x8xi32, 2>, memref<8x6xi32, 1>)
           air.dma_memcpy_nd (%out[] [] [], %l1[] [] []) : (memref<8x8xi32>, memref<8x8xi32, 2>)
           %l1b = memref.alloc() : memref<10x8xi32, 2>
           air.channel.get @pad_chan[%tx, %ty] (%l1b[] [] []) : (memref<10x8xi32, 2>)

@@ -327,7 +327,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
    * MM2S inserts zeros; a get has nothing to pad. */
   int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];
   bool padded = false;
-  if (!st && op->n_attrs) st = ix_pads(r, op, pat.n, pb, pa, &padded);
+  if (!st && op->n_attrs) st = ix_pads(r, op, &pat, pb, pa, &padded);
   if (!st && padded && !put)
     st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                 "%s: pad_before / pad_after on a get is not executable; padding belongs on the "

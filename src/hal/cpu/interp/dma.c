@@ -24,10 +24,10 @@
  * the source's elements with zeros around each dimension land in the
  * destination, so the destination takes the padded count. */
 static air_status_t copy_padded(ix_run_t* r, const air_op_t* op, const ix_pat_t* dp,
-                                const ix_pat_t* sp) {
+                                ix_pat_t* sp) {
   int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];
   bool any;
-  AIR_RETURN_IF_ERROR(ix_pads(r, op, sp->n, pb, pa, &any));
+  AIR_RETURN_IF_ERROR(ix_pads(r, op, sp, pb, pa, &any));
   int64_t n = ix_pat_padded_count(sp, pb, pa), nd = ix_pat_count(dp);
   if (n != nd)
     return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,

@@ -24,6 +24,9 @@
 #include "air/air.h"
 #include "air_run.h"
 #include "tool_util.h"
+#ifdef AIR_RUN_MPI
+#include "rank_mpi/rank_mpi.h"
+#endif
 
 static void print_usage(FILE* out) {
   fprintf(out,
@@ -318,11 +321,38 @@ static void release_all(run_state_t* r) {
   air_rank_copies_destroy(r->rank_copies);
   air_program_destroy(r->program);
   air_context_destroy(r->context);
+  if (r->transport) r->transport->vtable->destroy(r->transport); /* MPI_Finalize */
   for (uint32_t i = 0; i < MAX_ARGS; ++i)
     if (r->libraries[i]) dlclose(r->libraries[i]);
   free(r->text);
   free(r->entry_name);
 }
+
+/* Under mpirun: a failed process ends its peers too (MPI_Abort), which may be
+ * waiting for it at a collective; its own message is already printed. */
+static void end_peers(const run_state_t* r, int rc) {
+#ifdef AIR_RUN_MPI
+  if (rc && r->transport && r->transport->processes > 1) {
+    fprintf(stderr, "air-run: process %u of %u failed; ending the others\n",
+            r->transport->process, r->transport->processes);
+    fflush(stdout);
+    fflush(stderr);
+    air_rank_mpi_abort(rc);
+  }
+#else
+  (void)r;
+  (void)rc;
+#endif
+}
+
+#ifdef AIR_RUN_MPI
+static void ignore_message(void* user, uint32_t from, const void* msg, size_t length) {
+  (void)user;
+  (void)from;
+  (void)msg;
+  (void)length;
+}
+#endif
 
 /* Loads each --kernels library and lets it register its kernels on the context
  * (the AIR_KERNEL_LIBRARY_SYMBOL convention of air/kernel.h). Returns nonzero, after
@@ -512,6 +542,17 @@ static int run(const run_options_t* o) {
   dopts.trace = r.trace;
   s = air_rank_copies_create(r.context, &r.rank_copies);
   dopts.rank_copies = r.rank_copies;
+#ifdef AIR_RUN_MPI
+  /* Started by mpirun: every process runs the program, each its block of ranks.
+   * The listener's polling keeps MPI's one-sided traffic moving where the
+   * network needs the target's help. */
+  if (!s && air_rank_mpi_launched()) {
+    s = air_rank_transport_mpi_create(NULL, &r.transport);
+    if (!s && r.transport->processes > 1)
+      s = r.transport->vtable->listen(r.transport, ignore_message, NULL);
+    dopts.transport = r.transport;
+  }
+#endif
   if (!s) s = air_command_buffer_create(r.device, 0, &r.command_buffer);
   if (!s)
     s = air_command_buffer_dispatch(r.command_buffer, r.executable, ordinal, r.n_params,
@@ -558,6 +599,7 @@ static int run(const run_options_t* o) {
          * releasing the device would wait for it. */
         fflush(stdout);
         fflush(stderr);
+        end_peers(&r, rc);
         _exit(rc);
       }
       goto done;
@@ -575,6 +617,7 @@ static int run(const run_options_t* o) {
     }
     fflush(stdout);
     fflush(stderr);
+    end_peers(&r, TOOL_EXIT_FAILURE);
     _exit(TOOL_EXIT_FAILURE); /* releasing the device would wait for the stuck work */
   }
 
@@ -601,6 +644,7 @@ static int run(const run_options_t* o) {
     if (r.trace) fprintf(stderr, ", %zu trace events\n", air_trace_event_count(r.trace));
   }
 done:
+  end_peers(&r, rc);
   release_all(&r);
   return rc;
 }

@@ -61,6 +61,9 @@ typedef struct run_state_t {
   char* entry_name;
   void* libraries[MAX_ARGS]; /* dlopen handles of --kernels, closed last */
   air_rank_copies_t* rank_copies; /* every rank's copy of the arguments (air/rank.h) */
+  /* Under mpirun (AIR_RUN_MPI builds): the MPI transport; this process runs its
+   * block of the ranks. NULL: every rank runs here. */
+  air_rank_transport_t* transport;
 } run_state_t;
 
 /* "memref<512x512xbf16>", "i32": a parameter as AIR spells its type. */

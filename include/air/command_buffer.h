@@ -51,6 +51,10 @@ typedef struct air_dispatch_options_t {
    * the bindings themselves, rank 0's copies, survive). The holder must outlive
    * the dispatch and serve one dispatch at a time. */
   struct air_rank_copies_t* rank_copies;
+  /* Programs with air.rank: run one block of ranks in this process and reach the
+   * others through this transport (air/rank.h; every process of the transport
+   * makes the same dispatch), or NULL: every rank runs in this process. */
+  struct air_rank_transport_t* transport;
 } air_dispatch_options_t;
 
 /* Creates an empty command buffer to record into. `flags` is reserved and must be 0

@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "air/rank.h"
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/tables.h"
 #include "hal/cpu/interp/trace.h"
@@ -139,6 +140,15 @@ void ix_spaces_free(ix_run_t* r) {
     air_mem_free(&r->alloc, sp->lanes);
     air_mem_free(&r->alloc, sp);
   }
+}
+
+/* Whether the channel op of a strand in `sp` uses the lanes every rank shares
+ * while the ranks are spread over processes (r->transport): those lanes are not
+ * carried between processes yet, so the op is refused rather than letting each
+ * process keep a channel of its own that no peer reaches. */
+static bool lanes_across(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* c) {
+  if (!r->transport || r->transport->processes < 2 || !sp) return false;
+  return sp->shared || (c->symheap && sp->rank_lanes);
 }
 
 /* Under lock. */
@@ -275,7 +285,7 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   uint64_t p, rv;
   bool ready;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
-  if (st || !ready) {
+  if (st || !ready || lanes_across(r, s->space, c)) {
     air_status_free(st); /* reported again when the op runs */
     return false;
   }
@@ -319,6 +329,12 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   bool ready;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
   if (!st && !ready) st = ix_err(r, op, AIR_STATUS_INTERNAL, "channel index not available");
+  if (!st && lanes_across(r, s->space, c))
+    st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                "air.channel @%s between ranks is not carried across processes yet (issue 13): "
+                "run this program's ranks in one process, or exchange through symmetric "
+                "memrefs (dst_rank/src_rank)",
+                c->name);
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;

@@ -15,6 +15,7 @@
 
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/rank_xfer.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
@@ -59,15 +60,27 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
   /* src_rank/dst_rank: the named side is a peer rank's copy (rank.c). */
   air_memref_t dpeer, speer;
+  ix_rank_remote_t rem = {0};
   if (!st && peers) {
     dpeer = *dv;
     speer = *sv;
-    st = ix_rank_dma_views(s, f->env, op, &dpeer, &speer);
+    st = ix_rank_dma_views(s, f->env, op, &dpeer, &speer, &rem);
     dv = &dpeer;
     sv = &speer;
   }
   if (!st) st = ix_lists_eval(r, f->env, op, op->lists, dvals, &dl);
   if (st) return ix_failed(s, st);
+  if (rem.win[0] || rem.win[1]) { /* a peer in another process (rank.c) */
+    st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
+    int64_t t0 = air_time_now_ns();
+    ix_watchdog_enter(s, op, false);
+    if (!st) st = ix_rank_dma_remote(s, op, dv, &dl, sv, &sl, &rem);
+    ix_watchdog_exit(s);
+    if (st) return ix_failed(s, st);
+    if (r->trace) ix_trace(s, AIR_TRACK_DMA, "dma remote", op, t0);
+    ix_next(s);
+    return IX_CONT;
+  }
   ix_pat_t dp, sp;
   air_status_t src_st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
   if (src_st) { /* the destination's pattern error, when it has one, comes first */

@@ -110,6 +110,9 @@ typedef struct air_interp_desc_t {
   /* Where every rank's copy of the memref arguments goes (air/rank.h); NULL:
    * only the bindings (rank 0's) survive the run. */
   struct air_rank_copies_t* rank_copies;
+  /* Ranks over a transport (air/rank.h): this process runs its block of ranks
+   * only; NULL: all ranks run here. */
+  struct air_rank_transport_t* transport;
   /* The caller is a worker of `pool` and lets a run that cannot park (no AIR
    * ops, tokens or calls of bodies; no watchdog, trace or planned transients)
    * execute inside air_interp_start, `done` called before it returns. */

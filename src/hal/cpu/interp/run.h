@@ -88,6 +88,7 @@ struct ix_run_t {
   struct air_rank_copies_t* rank_copies;
   void** binding_data;     /* per entry parameter (NULL: scalar); with rank_copies */
   uint32_t n_bindings;
+  struct air_rank_transport_t* transport; /* NULL: every rank runs in this process */
 };
 
 /* A run object with its mutexes initialised and nothing else (NULL when out of

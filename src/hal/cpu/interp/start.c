@@ -359,6 +359,7 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   /* Ranks (rank.c) keep every rank's argument copies in the dispatch's holder,
    * which names them by binding: the bindings' data pointers say which is which. */
   r->rank_copies = desc->rank_copies;
+  r->transport = desc->transport;
   if (desc->rank_copies && desc->n_args) {
     r->binding_data = air_mem_calloc(a, desc->n_args, sizeof(void*));
     if (!r->binding_data) {

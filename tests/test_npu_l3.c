@@ -352,6 +352,50 @@ static void test_parallel(void** state) {
   air_program_destroy(p);
 }
 
+/* affine.for at launch level, affine.apply through an alias, affine.min, and an
+ * affine.if decided per launch instance. */
+static void test_affine(void** state) {
+  air_context_t* ctx = *state;
+  static const char text[] =
+      "#map16 = affine_map<(d0) -> (d0 * 16)>\n"
+      "#set0 = affine_set<(d0) : (d0 - 1 >= 0)>\n"
+      "module {\n"
+      "  air.channel @c0 [1, 1]\n"
+      "  func.func @f(%arg0: memref<1024xi32>) {\n"
+      "    %n = arith.constant 2 : index\n"
+      "    %0 = air.launch async (%x) in (%nx=%n) args(%a=%arg0) : memref<1024xi32> {\n"
+      "      %c1 = arith.constant 1 : index\n"
+      "      %c16 = arith.constant 16 : index\n"
+      "      affine.for %i = 0 to 3 {\n"
+      "        %o = affine.apply #map16(%i)\n"
+      "        %m = affine.min affine_map<(d0) -> (d0, 24)>(%o)\n"
+      "        %p = air.channel.put async @c0[] (%a[%m] [%c16] [%c1]) : (memref<1024xi32>)\n"
+      "      }\n"
+      "      affine.if #set0(%x) {\n"
+      "        %q = air.channel.put async @c0[] (%a[%c16] [%c16] [%c1]) : (memref<1024xi32>)\n"
+      "      }\n"
+      "    }\n"
+      "    air.wait_all [%0]\n"
+      "    return\n"
+      "  }\n"
+      "}\n";
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
+  air_txn_view_t v;
+  decode(sc, &v);
+  uint32_t addr[8];
+  uint64_t plus[8];
+  assert_int_equal(pushes_of(&v, addr, plus, 8), 7);
+  static const uint64_t want_plus[7] = {0, 64, 96, 0, 64, 96, 64};
+  for (int i = 0; i < 7; ++i) {
+    assert_int_equal(addr[i], 0x1D214);
+    assert_int_equal(plus[i], want_plus[i]);
+  }
+  air_txn_view_free(&sc->allocator, &v);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+}
+
 /* What has no stream keeps a located reason (the schedule itself still compiles). */
 static void test_reasons(void** state) {
   air_context_t* ctx = *state;
@@ -414,6 +458,7 @@ int main(void) {
       cmocka_unit_test(test_channel_sharing),
       cmocka_unit_test(test_if),
       cmocka_unit_test(test_parallel),
+      cmocka_unit_test(test_affine),
       cmocka_unit_test(test_reasons),
   };
   return cmocka_run_group_tests(tests, test_context_setup, test_context_teardown);

@@ -171,6 +171,41 @@ static void test_fifo_allocations(void** state) {
   expect_words(text, want, sizeof want / 4);
 }
 
+/* An older output: the sequence is a func.func of aiex ops in the device (its
+ * arguments with attributes), transfers of views of the arguments (subview and
+ * reinterpret_cast offsets add to arg_plus), ended by return. */
+static void test_legacy_func_and_views(void** state) {
+  (void)state;
+  static const char text[] =
+      "module {\n"
+      "  aie.device(npu1_1col) {\n"
+      "    %t = aie.tile(0, 0)\n"
+      "    aie.shim_dma_allocation @in(MM2S, 0, 0)\n"
+      "    aie.shim_dma_allocation @out(S2MM, 1, 0)\n"
+      "    func.func @sequence(%arg0: memref<64x64xi32> {bufferization.writable}, %arg1: memref<4096xi32>) {\n"
+      "      %v = memref.subview %arg0[2, 0] [2, 64] [1, 1] : memref<64x64xi32> to memref<2x64xi32, strided<[64, 1], offset: 128>>\n"
+      "      %r = memref.reinterpret_cast %arg1 to offset: [1024], sizes: [1024], strides: [1] : memref<4096xi32> to memref<1024xi32, strided<[1], offset: 1024>>\n"
+      "      %w = memref.cast %r : memref<1024xi32, strided<[1], offset: 1024>> to memref<?xi32, strided<[1], offset: 1024>>\n"
+      "      aiex.npu.dma_memcpy_nd(%v[0, 0, 0, 0][1, 1, 2, 64][0, 0, 64, 1]) {id = 0 : i64, metadata = @in} : memref<2x64xi32, strided<[64, 1], offset: 128>>\n"
+      "      aiex.npu.dma_memcpy_nd(%w[0, 0, 0, 16][1, 1, 1, 1008][0, 0, 0, 1]) {id = 1 : i64, metadata = @out} : memref<?xi32, strided<[1], offset: 1024>>\n"
+      "      aiex.npu.sync {channel = 1 : i32, column = 0 : i32, column_num = 1 : i32, direction = 0 : i32, row = 0 : i32, row_num = 1 : i32}\n"
+      "      return\n"
+      "    }\n"
+      "  }\n"
+      "}\n";
+  static const uint32_t want[] = {
+      0x06030100, 0x00000101, 7, 0x110,
+      BW8(0x1D000), 0x80, 0, 0, 0, 0x80000000, 0x02000000, 0, 0x02000000, /* 2 rows: linear */
+      PATCH(0x1D004, 0, 0x200),             /* row 2 of 64 x i32 = 512 bytes */
+      WRITE(0x1D214, 0),
+      BW8(0x1D020), 0x3F0, 0, 0, 0, 0x80000000, 0x02000000, 0, 0x02000000,
+      PATCH(0x1D024, 1, 0x1040),            /* 1024 + 16 elements */
+      WRITE(0x1D20C, 0x80000001),           /* S2MM1 always issues a token */
+      TCT(0x00000000, 0x01010100),
+  };
+  expect_words(text, want, sizeof want / 4);
+}
+
 /* Each bad module is refused with its position and reason. */
 static void test_task_errors(void** state) {
   (void)state;
@@ -230,6 +265,13 @@ static void test_task_errors(void** state) {
       {DEV("    aiex.npu.push_queue (0, 1, MM2S : 2) {bd_id = 48 : i32}"),
        "attribute 'bd_id' = 48 is out of range [0, 47]"},
       {DEV("    aiex.set_lock(%l, 1)"), "x.mlir:10:19: error: the lock has no id"},
+      {DEV("    %v = memref.subview %a[%n] [4] [1] : memref<64xi32> to memref<4xi32, strided<[1], offset: ?>>"),
+       "x.mlir:10:5: error: a view with a dynamic offset is not lowered"},
+      {DEV("    %v = memref.cast %k : memref<64xi32> to memref<?xi32>"),
+       "x.mlir:10:22: error: '%k' is not a memref argument of the runtime sequence (or a view of one)"},
+      {DEV("    %v = memref.reinterpret_cast %a to offset: [1], sizes: [8], strides: [1] : memref<64xi32> to memref<8xi32, strided<[1], offset: 1>>\n"
+           TASK("aie.dma_bd(%v : memref<8xi32>, 0, 8)", "")),
+       "x.mlir:12:18: error: a view of a sequence argument as a DMA task's buffer is not lowered"},
       {DEV("    aiex.set_lock(%a, 1)"), "x.mlir:10:19: error: '%a' is not an aie.lock"},
       {DEV("    aiex.npu.rtp_write(@nobuf, 0, 1)"), "x.mlir:10:24: error: no aie.buffer with sym_name \"nobuf\""},
   };
@@ -288,7 +330,8 @@ static void test_bd_exhaustion(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_iron_tasks),       cmocka_unit_test(test_mem_and_chain_tasks),
-      cmocka_unit_test(test_fifo_allocations), cmocka_unit_test(test_task_errors),
+      cmocka_unit_test(test_fifo_allocations), cmocka_unit_test(test_legacy_func_and_views),
+      cmocka_unit_test(test_task_errors),
       cmocka_unit_test(test_bd_exhaustion),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,7 @@ typedef struct run_options_t {
   int verbose;
   int quiet;
   int no_schedule;
+  int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
   const char* xclbin;     /* NPU: --xclbin FILE */
   const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
   const char* insts;      /* NPU: --insts FILE */

@@ -36,6 +36,11 @@ enum {
   /* Run the dynamic path even though the entry has a schedule (the executor walks
    * the body in program order; same results, for comparisons and as a fallback). */
   AIR_DISPATCH_DYNAMIC = 1u << 1,
+  /* Run every body through the interpreter and every built-in linalg op through
+   * its plain reference loop: no compiled herd code, no library kernels. Results
+   * are the same bit for bit (the reference the default path is tested against);
+   * for comparisons and as a fallback. */
+  AIR_DISPATCH_INTERPRET = 1u << 2,
 };
 
 /* Options of one dispatch; zero means defaults. */

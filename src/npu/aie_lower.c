@@ -255,8 +255,11 @@ static air_status_t lower_memcpy(aie_lower_t* L, const aie_op_t* op) {
     return AIE_ERR(L, op->line, op->col, "%s", why);
   air_npu_tile_addr(al->col, 0, air_npu_bd_base(AIR_NPU_TILE_SHIM) + 0x20 * bd.bd_id, &bd_addr);
   air_txn_blockwrite(&L->txn, 0, 0, bd_addr, w, 8);
+  if (off + v->byte_off > UINT32_MAX || (off + v->byte_off) % 4)
+    return AIE_ERR(L, op->line, op->col, "the offset with the view's, %llu bytes, is not a "
+                   "4-byte aligned 32-bit value", (unsigned long long)(off + v->byte_off));
   air_txn_ddr_patch(&L->txn, bd_addr + 4, v->memref_idx,
-                    air_txn_patch_arg_plus(v->memref_idx, off, L->fold));
+                    air_txn_patch_arg_plus(v->memref_idx, off + v->byte_off, L->fold));
   /* S2MM tasks always issue a token: the host waits on their completion. */
   if (al->dir == AIR_NPU_S2MM) token = true;
   aie_task_push(L, al->col, 0, al->dir, al->channel, bd.bd_id, repeat, token);
@@ -454,6 +457,52 @@ static air_status_t define_value(aie_lower_t* L, const aie_op_t* op, bool is_glo
   return AIE_PUSH(L, vals, &v);
 }
 
+/* `%v = memref.reinterpret_cast %a to offset: [N], ...`, `memref.subview %a[...]
+ * ... to memref<..., strided<[...], offset: N>>` or `memref.cast %a ...` of a
+ * sequence argument: the same argument, N elements further (both offsets are
+ * from the argument's base, so they replace the source's, as in MLIR). */
+static air_status_t define_view(aie_lower_t* L, const aie_op_t* op) {
+  aie_cur_t c;
+  aie_cur_init(&c, L->m, op);
+  if (!op->result.len) return AIE_ERR(L, op->line, op->col, "'%.*s' needs a result", (int)op->name.len, op->name.s);
+  if (!aie_cur_is(&c, AIR_TK_PERCENT)) return aie_cur_expected(&c, "the source memref");
+  const aie_value_t* src = aie_find_val(L, aie_tok_name(&c.tok));
+  if (!src || src->kind != AIE_VAL_MEMREF_ARG)
+    return AIE_ERR(L, c.tok.line, c.tok.col, "'%%%.*s' is not a memref argument of the runtime "
+                   "sequence (or a view of one)", (int)c.tok.name_len, c.tok.name);
+  aie_value_t v = *src;
+  v.name = op->result;
+  if (!aie_span_is(op->name, "memref.cast")) {
+    /* The static offset: after `offset:` (reinterpret_cast's operand list, or the
+     * subview result type's strided layout); none in the type means 0. */
+    const char* t = L->m->text + op->head;
+    size_t n = op->head_end - op->head, k = 0;
+    bool sub = aie_span_is(op->name, "memref.subview");
+    if (sub) { /* the result type, after ` to ` */
+      while (k + 4 <= n && memcmp(t + k, " to ", 4) != 0) ++k;
+    }
+    int64_t off = 0;
+    for (; k + 7 <= n; ++k) {
+      if (memcmp(t + k, "offset:", 7) != 0) continue;
+      size_t j = k + 7;
+      while (j < n && (t[j] == ' ' || t[j] == '[')) ++j;
+      if (j >= n || t[j] < '0' || t[j] > '9')
+        return AIE_ERR(L, op->line, op->col, "a view with a dynamic offset is not lowered");
+      for (off = 0; j < n && t[j] >= '0' && t[j] <= '9'; ++j) {
+        if (off > (INT64_MAX - 9) / 10) return AIE_ERR(L, op->line, op->col, "offset too large");
+        off = off * 10 + (t[j] - '0');
+      }
+      break;
+    }
+    uint64_t bits = (uint64_t)off * v.elem_bits;
+    if (off > (int64_t)UINT32_MAX || bits % 8)
+      return AIE_ERR(L, op->line, op->col, "view offset %lld is not a whole byte count below 2^32",
+                     (long long)off);
+    v.byte_off = bits / 8;
+  }
+  return AIE_PUSH(L, vals, &v);
+}
+
 /* `[@name] (%a: memref<...>, %n: i32, ...)` of a runtime sequence. */
 static air_status_t sequence_args(aie_lower_t* L, const aie_op_t* op) {
   aie_cur_t c;
@@ -486,6 +535,7 @@ static air_status_t sequence_args(aie_lower_t* L, const aie_op_t* op) {
       }
     }
     AIR_RETURN_IF_ERROR(AIE_PUSH(L, vals, &v));
+    if (aie_cur_is(&c, AIR_TK_LBRACE)) AIR_RETURN_IF_ERROR(aie_cur_skip(&c)); /* {arg attrs} */
     if (!aie_cur_accept(&c, AIR_TK_COMMA) && !aie_cur_is(&c, AIR_TK_RPAREN))
       return aie_cur_expected(&c, "',' or ')'");
   }
@@ -517,6 +567,9 @@ static air_status_t lower_sequence(aie_lower_t* L, uint32_t seq) {
       AIR_RETURN_IF_ERROR(lower_rtp_write(L, op));
     } else if (aie_span_is(n, "arith.constant")) {
       AIR_RETURN_IF_ERROR(define_value(L, op, false));
+    } else if (aie_span_is(n, "memref.reinterpret_cast") || aie_span_is(n, "memref.subview") ||
+               aie_span_is(n, "memref.cast")) {
+      AIR_RETURN_IF_ERROR(define_view(L, op));
     } else if (aie_span_is(n, "memref.get_global")) {
       AIR_RETURN_IF_ERROR(define_value(L, op, true));
     } else if (aie_span_is(n, "aiex.npu.dma_memcpy_nd")) {
@@ -534,17 +587,34 @@ static air_status_t lower_sequence(aie_lower_t* L, uint32_t seq) {
       memcpy(kind, n.s + sizeof k_npu - 1, kl);
       kind[kl] = 0;
       AIR_RETURN_IF_ERROR(lower_attr_op(L, op, kind));
-    } else if (!aie_span_is(n, "aie.end") && !aie_span_is(n, "aiex.end")) {
+    } else if (!aie_span_is(n, "aie.end") && !aie_span_is(n, "aiex.end") &&
+               !aie_span_is(n, "return") && !aie_span_is(n, "func.return")) {
       return AIE_ERR(L, op->line, op->col, "'%.*s' in a runtime sequence is not lowered to "
                  "instructions (lowered: aiex.npu.write32, maskwrite32, blockwrite, sync, "
                  "address_patch, load_pdi, preempt, read_reg, writebd, dma_memcpy_nd, "
                  "dma_wait, push_queue, rtp_write; aiex.dma_configure_task(_for), "
                  "dma_start_task, dma_await_task, dma_free_task, dma_start_bd_chain(_for), "
-                 "set_lock; arith.constant, memref.get_global)", (int)n.len, n.s);
+                 "set_lock; arith.constant, memref.get_global, memref.subview, "
+                 "reinterpret_cast, cast)", (int)n.len, n.s);
     }
     if (L->txn.oom) break;
   }
   return NULL;
+}
+
+/* Is `op` a sequence: an aie./aiex.runtime_sequence, or (legacy, before
+ * runtime_sequence existed: older mlir-air and mlir-aie outputs) a func.func
+ * directly in aie.device whose body holds aiex ops? */
+static bool is_sequence(const aie_module_t* m, const aie_op_t* op, bool legacy) {
+  if (!legacy)
+    return aie_span_is(op->name, "aie.runtime_sequence") ||
+           aie_span_is(op->name, "aiex.runtime_sequence");
+  if (!aie_span_is(op->name, "func.func") || op->parent == AIE_NONE ||
+      !aie_span_is(m->ops[op->parent].name, "aie.device"))
+    return false;
+  for (uint32_t i = op->first_child; i != AIE_NONE; i = m->ops[i].next)
+    if (m->ops[i].name.len > 5 && memcmp(m->ops[i].name.s, "aiex.", 5) == 0) return true;
+  return false;
 }
 
 /* Finds the aie.device ops (at top level or inside `module`) and the sequence. */
@@ -552,32 +622,32 @@ static air_status_t pick(aie_lower_t* L, const air_npu_insts_options_t* o, uint3
   const aie_module_t* m = L->m;
   uint32_t seq = AIE_NONE, n_seq = 0, dev_op = AIE_NONE;
   aie_span_t want = {o->sequence, o->sequence ? (uint32_t)strlen(o->sequence) : 0};
-  for (uint32_t i = 0; i < m->n_ops; ++i) {
-    const aie_op_t* op = &m->ops[i];
-    if (!aie_span_is(op->name, "aie.runtime_sequence") &&
-        !aie_span_is(op->name, "aiex.runtime_sequence"))
-      continue;
-    uint32_t p = op->parent;
-    if (p == AIE_NONE || !aie_span_is(m->ops[p].name, "aie.device"))
-      return aie_error(m, op->line, op->col, "a runtime sequence must be directly inside aie.device");
-    aie_cur_t c;
-    aie_cur_init(&c, m, op);
-    aie_span_t name = {"", 0};
-    if (aie_cur_is(&c, AIR_TK_AT)) name = aie_tok_name(&c.tok);
-    if (o->sequence && !aie_span_eq(name, want)) continue;
-    if (++n_seq > 1)
-      return aie_error(m, op->line, op->col, "the module has more than one runtime sequence%s; "
-                       "name one (--sequence NAME)", o->sequence ? " of that name" : "");
-    seq = i;
-    dev_op = p;
-  }
+  for (int legacy = 0; legacy < 2 && seq == AIE_NONE; ++legacy)
+    for (uint32_t i = 0; i < m->n_ops; ++i) {
+      const aie_op_t* op = &m->ops[i];
+      if (!is_sequence(m, op, legacy)) continue;
+      uint32_t p = op->parent;
+      if (p == AIE_NONE || !aie_span_is(m->ops[p].name, "aie.device"))
+        return aie_error(m, op->line, op->col, "a runtime sequence must be directly inside aie.device");
+      aie_cur_t c;
+      aie_cur_init(&c, m, op);
+      aie_span_t name = {"", 0};
+      if (aie_cur_is(&c, AIR_TK_AT)) name = aie_tok_name(&c.tok);
+      if (o->sequence && !aie_span_eq(name, want)) continue;
+      if (++n_seq > 1)
+        return aie_error(m, op->line, op->col, "the module has more than one runtime sequence%s; "
+                         "name one (--sequence NAME)", o->sequence ? " of that name" : "");
+      seq = i;
+      dev_op = p;
+    }
   if (seq == AIE_NONE) {
     if (o->sequence)
       return AIR_STATUS(L->a, AIR_STATUS_INVALID_ARGUMENT, "%s: error: no runtime sequence "
                         "named @%s", m->display, o->sequence);
     return AIR_STATUS(L->a, AIR_STATUS_INVALID_ARGUMENT,
                       "%s: error: no aie.device with an aie.runtime_sequence or "
-                      "aiex.runtime_sequence in this module", m->display);
+                      "aiex.runtime_sequence (or a func.func of aiex ops) in this module",
+                      m->display);
   }
   const aie_op_t* d = &m->ops[dev_op];
   aie_cur_t c;

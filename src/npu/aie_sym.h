@@ -52,6 +52,7 @@ typedef struct aie_value_t {
   int64_t v;           /* CONST */
   uint32_t memref_idx; /* MEMREF_ARG: index among the memref arguments */
   uint32_t elem_bits;  /* MEMREF_ARG */
+  uint64_t byte_off;   /* MEMREF_ARG: a view's static offset into the argument */
   uint32_t ref;        /* GLOBAL: the memref.global op; TASK: index into tasks */
 } aie_value_t;
 

@@ -350,6 +350,9 @@ static air_status_t bd_buffer(aie_lower_t* L, const site_t* s, aie_cur_t* c, bd_
   out->arg = aie_find_val(L, name);
   out->buf = out->arg ? NULL : aie_find_buffer(L, name, false);
   if (out->arg && out->arg->kind != AIE_VAL_MEMREF_ARG) out->arg = NULL;
+  if (out->arg && out->arg->byte_off)
+    return AIE_ERR(L, c->tok.line, c->tok.col, "a view of a sequence argument as a DMA task's "
+                   "buffer is not lowered (use the argument and the BD's offset)");
   if (!out->arg && !out->buf)
     return AIE_ERR(L, c->tok.line, c->tok.col, "'%%%.*s' is neither a memref argument of the "
                    "runtime sequence nor an aie.buffer", (int)name.len, name.s);

@@ -1,10 +1,10 @@
 /* npu_l3.c - L3 transfers of an entry to a TXN stream (see npu_l3.h).
  *
  * The walk evaluates index values as it goes (constants, integer arith, cmpi,
- * select, index casts, affine.apply, induction variables of the unrolled
- * launches, segments, scf.for / scf.parallel loops) and follows memrefs through
- * launch and segment arguments to the entry parameter they are; an scf.if whose
- * condition is known by then walks its taken branch.
+ * select, index casts, affine.apply/min/max, induction variables of the unrolled
+ * launches, segments, scf.for / affine.for / scf.parallel loops) and follows
+ * memrefs through launch and segment arguments to the entry parameter they are;
+ * an scf.if or affine.if whose condition is known by then walks its taken branch.
  *
  * Shim channels. Each launch op's L3 endpoints (a channel and direction, or one
  * dma_memcpy_nd) take shim DMA channels from the scheduler's DMA sharing
@@ -122,15 +122,25 @@ static void eval_op(l3_t* L, const air_op_t* op) {
     if (op->value.kind == AIR_ATTR_INT || op->value.kind == AIR_ATTR_BOOL) set(L, r, op->value.i);
     return;
   }
-  if (op->kind == AIR_OP_AFFINE_APPLY && op->value.kind == AIR_ATTR_MAP && op->value.map &&
-      op->value.map->n_results == 1) {
+  /* affine.apply (one result), affine.min / affine.max (the least / greatest). */
+  const air_attr_t* map = air_opkind_class(op->kind) == AIR_OPC_AFFINE_APPLY
+                              ? air_ir_attr_resolve(L->p, &op->value) : NULL;
+  if (map) {
+    if (map->kind != AIR_ATTR_MAP || !map->map || !map->map->n_results ||
+        (op->kind == AIR_OP_AFFINE_APPLY && map->map->n_results != 1))
+      return;
     int64_t dims[8], syms[8];
     uint32_t nd = op->iaux[0], ns = op->n_operands - nd;
-    if (nd > 8 || ns > 8) return;
+    if (nd > 8 || ns > 8 || nd > op->n_operands) return;
     for (uint32_t i = 0; i < op->n_operands; ++i)
       if (!val(L, op->operands[i], i < nd ? &dims[i] : &syms[i - nd])) return;
-    int64_t x;
-    if (air_aff_eval(op->value.map->results[0], dims, syms, &x)) set(L, r, x);
+    int64_t best = 0;
+    for (uint32_t k = 0; k < map->map->n_results; ++k) {
+      int64_t x;
+      if (!air_aff_eval(map->map->results[k], dims, syms, &x)) return;
+      if (k == 0 || (op->kind == AIR_OP_AFFINE_MIN ? x < best : x > best)) best = x;
+    }
+    set(L, r, best);
     return;
   }
   if (op->kind == AIR_OP_INDEX_CAST || op->kind == AIR_OP_INDEX_CASTUI) {
@@ -166,6 +176,34 @@ static void eval_op(l3_t* L, const air_op_t* op) {
     default: return;
   }
   set(L, r, x);
+}
+
+/* A constant or value of an index list item. */
+static bool ix_value(const l3_t* L, const air_ix_t* ix, int64_t* out) {
+  if (!ix->value) {
+    *out = ix->cst;
+    return true;
+  }
+  return val(L, ix->value, out);
+}
+
+/* Does the affine.if's set hold for its (known) operands? False when unknown. */
+static bool affine_set_holds(const l3_t* L, const air_op_t* op, bool* out) {
+  const air_attr_t* a = air_ir_attr_resolve(L->p, &op->value);
+  if (!a || a->kind != AIR_ATTR_SET || !a->set) return false;
+  const air_affine_set_t* set = a->set;
+  uint32_t nd = op->iaux[0];
+  int64_t v[16];
+  if (nd != set->n_dims || op->n_operands != nd + set->n_syms || op->n_operands > 16) return false;
+  for (uint32_t i = 0; i < op->n_operands; ++i)
+    if (!val(L, op->operands[i], &v[i])) return false;
+  *out = true;
+  for (uint32_t i = 0; i < set->n_constraints && *out; ++i) {
+    int64_t x;
+    if (!air_aff_eval(set->constraints[i], v, v + nd, &x)) return false;
+    *out = set->is_eq[i] ? x == 0 : x >= 0;
+  }
+  return true;
 }
 
 /*--- the stream -------------------------------------------------------------------*/
@@ -527,6 +565,37 @@ static air_status_t walk_op(l3_t* L, const air_op_t* op, int depth) {
       for (uint32_t i = 0; i < op->n_results; ++i) forget(L, op->results[i]);
       uint32_t r = c ? 0 : 1;
       return r < op->n_regions ? walk_block(L, op->regions[r], depth + 1) : NULL;
+    }
+    case AIR_OP_AFFINE_IF: {
+      if (air_ir_walk((air_op_t*)op, l3_walk, (void*)L)) {
+        eval_op(L, op);
+        return NULL;
+      }
+      bool c;
+      if (!affine_set_holds(L, op, &c))
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED, "an affine.if with L3 transfers whose "
+                      "operands are not known once loops and launches are unrolled");
+      for (uint32_t i = 0; i < op->n_results; ++i) forget(L, op->results[i]);
+      uint32_t r = c ? 0 : 1;
+      return r < op->n_regions ? walk_block(L, op->regions[r], depth + 1) : NULL;
+    }
+    case AIR_OP_AFFINE_FOR: {
+      if (air_ir_walk((air_op_t*)op, l3_walk, (void*)L)) {
+        eval_op(L, op);
+        return NULL;
+      }
+      int64_t lb, ub, st = op->iaux[1];
+      const air_block_t* body = op->regions[0];
+      if (op->n_lists < 1 || op->lists[0].n != 2 || !ix_value(L, &op->lists[0].items[0], &lb) ||
+          !ix_value(L, &op->lists[0].items[1], &ub) || st <= 0 || !body->n_args)
+        return err_at(L, op, AIR_STATUS_UNIMPLEMENTED,
+                      "an affine.for with L3 transfers needs bounds known here and a positive step");
+      for (int64_t i = lb; i < ub;) {
+        set(L, body->args[0], i);
+        AIR_RETURN_IF_ERROR(walk_block(L, body, depth + 1));
+        if (__builtin_add_overflow(i, st, &i)) break;
+      }
+      return NULL;
     }
     case AIR_OP_EXECUTE:
       return op->n_regions ? walk_block(L, op->regions[0], depth + 1) : NULL;

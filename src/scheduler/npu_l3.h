@@ -10,9 +10,9 @@
  *
  * Static programs only: launch, segment and loop bounds, sizes, strides and
  * offsets must be constants or computable from induction variables; launches,
- * segments, scf.for and scf.parallel loops are unrolled, an scf.if takes the
- * branch its (then known) condition selects. Anything else (an L3 transfer inside
- * a herd, an affine.if, or an scf.if with an unknown condition, a dynamic bound,
+ * segments, scf.for, affine.for and scf.parallel loops are unrolled, an scf.if or
+ * affine.if takes the branch its (then known) condition selects. Anything else
+ * (an L3 transfer inside a herd, an if with an unknown condition, a dynamic bound,
  * an L3 memref that is not an entry argument, more endpoints than shim channels)
  * is a located reason, not a stream. */
 #ifndef AIR_SCHEDULER_NPU_L3_H_

@@ -16,6 +16,7 @@
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/rank_xfer.h"
+#include "hal/cpu/interp/split.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
@@ -42,6 +43,18 @@ static air_status_t copy_padded(ix_run_t* r, const air_op_t* op, const ix_pat_t*
   ix_pat_scatter(dp, buf);
   air_mem_free(&r->alloc, buf);
   return NULL;
+}
+
+/* Bytes the destination side names (saturating; only compared with a threshold). */
+static int64_t moved_bytes(const air_memref_t* v, const ix_lists_t* l, uint32_t es) {
+  int64_t n = es;
+  uint32_t k_n = l->n ? l->n : v->rank;
+  for (uint32_t k = 0; k < k_n; ++k) {
+    int64_t d = l->n ? l->size[k] : v->sizes[k];
+    if (d <= 0) return 0;
+    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
+  }
+  return n;
 }
 
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
@@ -88,11 +101,15 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (st) air_status_free(src_st);
     return ix_failed(s, st ? st : src_st);
   }
+  int64_t t0 = r->trace ? air_time_now_ns() : 0;
+  /* Small contiguous transfers go straight through; large ones take the pattern
+   * path, which splits them across the pool's workers (split.h). */
+  uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
+  bool small = moved_bytes(dv, &dl, es) < IX_SPLIT_MIN;
   bool padded = op->n_attrs &&
                 (air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after"));
-  int64_t t0 = air_time_now_ns();
   ix_watchdog_enter(s, op, false);
-  bool moved = !padded && ix_copy_flat(dv, &dl, sv, &sl, air_elem_size((air_elem_kind_t)dv->elem));
+  bool moved = small && !padded && ix_copy_flat(dv, &dl, sv, &sl, es);
   ix_watchdog_exit(s);
   if (!moved) {
     st = ix_pat_from(r, op, dv, &dl, &dp);
@@ -103,7 +120,7 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                   air_elem_name((air_elem_kind_t)sv->elem),
                   air_elem_name((air_elem_kind_t)dv->elem));
     if (!st && padded) {
-      t0 = air_time_now_ns();
+      if (r->trace) t0 = air_time_now_ns();
       ix_watchdog_enter(s, op, false);
       st = copy_padded(r, op, &dp, &sp);
       ix_watchdog_exit(s);
@@ -114,9 +131,9 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                   ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
     if (st) return ix_failed(s, st);
     if (!padded) {
-      t0 = air_time_now_ns();
+      if (r->trace) t0 = air_time_now_ns();
       ix_watchdog_enter(s, op, false);
-      ix_pat_copy(&dp, &sp);
+      ix_split_copy(r, &dp, &sp);
       ix_watchdog_exit(s);
     }
   }

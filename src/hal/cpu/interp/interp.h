@@ -51,6 +51,7 @@
 #include "air/kernel.h"
 #include "air/status.h"
 #include "air/trace.h"
+#include "hal/compiled.h"
 #include "hal/cpu/pool.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
@@ -117,6 +118,13 @@ typedef struct air_interp_desc_t {
    * ops, tokens or calls of bodies; no watchdog, trace or planned transients)
    * execute inside air_interp_start, `done` called before it returns. */
   bool run_inline;
+  /* The program's compiled units (hal/compiled.h), or NULL: every body is
+   * interpreted. Must outlive the run, like the program. */
+  const air_cg_code_t* code;
+  /* Interpret everything and run the built-in linalg ops through their
+   * reference loops (AIR_DISPATCH_INTERPRET): no compiled unit, no library
+   * kernel. Results are the same bit for bit. */
+  bool interpret;
 } air_interp_desc_t;
 
 /* Whether a run of `desc` may execute inline (desc->run_inline): NO; YES; SHORT,

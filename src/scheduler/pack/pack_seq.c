@@ -130,31 +130,41 @@ static void block_release(pk_seq_t* q, uint32_t id) {
   q->free_head = id;
 }
 
-/* Key (a, b) is not below directory slot f's first key (branch-free). */
-static int at_or_above(const pk_seq_t* q, uint64_t a, uint64_t b, const pk_dslot_t* f) {
-  return (a > f->a) | ((a == f->a) & (!q->key2 | (b >= f->b)));
-}
+/* The first entry not below the key: a branch-free binary search over the
+ * directory (the last block whose first key is at or below the key, else the
+ * first block), then over that block. One copy per kind of key, so the loops
+ * carry no test of the kind. */
+#define SEQ_FIND(BELOW, ABOVE)                                            \
+  do {                                                                    \
+    const pk_dslot_t* base = q->dir;                                      \
+    for (uint32_t n = q->ndir; n > 1;) {                                  \
+      uint32_t half = n / 2;                                              \
+      const pk_dslot_t* f = &base[half];                                  \
+      base = ABOVE(f) ? base : f;                                         \
+      n -= half;                                                          \
+    }                                                                     \
+    const pk_block_t* blk = &q->pool[base->id];                           \
+    uint32_t lo = 0;                                                      \
+    for (uint32_t n = blk->n; n > 0;) {                                   \
+      uint32_t half = n / 2;                                              \
+      const pk_ent_t* f = &blk->e[lo + half];                             \
+      int below = BELOW(f);                                               \
+      lo = below ? lo + half + 1 : lo;                                    \
+      n = below ? n - half - 1 : half;                                    \
+    }                                                                     \
+    return (pk_at_t){(uint32_t)(base - q->dir), lo};                      \
+  } while (0)
+
+/* f's key is below / above (a, b) (entries and directory slots both have a
+ * and b). */
+#define BELOW_A(f) ((f)->a < a)
+#define ABOVE_A(f) ((f)->a > a)
+#define BELOW_AB(f) (((f)->a < a) | (((f)->a == a) & ((f)->b < b)))
+#define ABOVE_AB(f) (((f)->a > a) | (((f)->a == a) & ((f)->b > b)))
 
 pk_at_t pk_seq_find(const pk_seq_t* q, uint64_t a, uint64_t b) {
-  /* The last block whose first key is at or below the key (else the first). */
-  const pk_dslot_t* base = q->dir;
-  for (uint32_t n = q->ndir; n > 1;) {
-    uint32_t half = n / 2;
-    base = at_or_above(q, a, b, &base[half]) ? base + half : base;
-    n -= half;
-  }
-  pk_at_t p = {(uint32_t)(base - q->dir), 0};
-  const pk_block_t* blk = &q->pool[base->id];
-  uint32_t lo = 0;
-  for (uint32_t n = blk->n; n > 0;) { /* first entry not below the key */
-    uint32_t half = n / 2;
-    const pk_ent_t* e = &blk->e[lo + half];
-    int below = (e->a < a) | (q->key2 & (e->a == a) & (e->b < b));
-    lo = below ? lo + half + 1 : lo;
-    n = below ? n - half - 1 : half;
-  }
-  p.i = lo;
-  return p;
+  if (q->key2) SEQ_FIND(BELOW_AB, ABOVE_AB);
+  SEQ_FIND(BELOW_A, ABOVE_A);
 }
 
 pk_ent_t* pk_seq_at_or_next(const pk_seq_t* q, pk_at_t p) {

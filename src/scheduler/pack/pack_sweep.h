@@ -54,4 +54,9 @@ uint64_t pk_sweep_place(pk_sweep_t* sw, const uint32_t* order, int64_t pivot, in
 uint64_t pk_sweep_around(pk_sweep_t* sw, const uint32_t* order, uint32_t core, uint32_t w0,
                          uint32_t w1, int first_fit, uint64_t cap, uint64_t* off);
 
+/* Buffers made live so far over every pass (placed, or a window's buffers
+ * entering a side): the unit of the planner's budget for sweeps, each about
+ * half a microsecond. */
+uint64_t pk_sweep_work(const pk_sweep_t* sw);
+
 #endif /* AIR_SCHEDULER_PACK_PACK_SWEEP_H_ */

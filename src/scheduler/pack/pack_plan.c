@@ -235,7 +235,7 @@ static window_t choose_window(const pk_problem_t* p, uint64_t* live) {
   }
   for (uint32_t t = 1; t <= p->slots; ++t) live[t] += live[t - 1];
   window_t w = {p->peak_slot, p->peak_slot, 0};
-  for (uint64_t slack = p->lower_bound / 100; slack; slack /= 2) {
+  for (uint64_t slack = p->lower_bound / 100; slack; slack /= 4) {
     uint32_t w0 = p->peak_slot, w1 = p->peak_slot, count = 0, partial = 0;
     for (uint32_t t = 0; t < p->slots; ++t)
       if (live[t] >= p->lower_bound - slack) {

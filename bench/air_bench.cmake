@@ -25,6 +25,11 @@ target_link_libraries(air-bench PRIVATE air_bench_dag_overhead air_bench_arena_p
 if(BUILD_TESTING)
   target_compile_definitions(air_bench_npu_insts PRIVATE AIR_FAKE_XRT="$<TARGET_FILE:air_fake_xrt>")
 endif()
+# hsa-dispatch (bench/hsa_dispatch.cmake) when the software HSA queue is built.
+if(TARGET air_soft_hsa)
+  target_link_libraries(air-bench PRIVATE air_bench_hsa_dispatch)
+  target_compile_definitions(air-bench PRIVATE AIR_BENCH_HSA=1)
+endif()
 if(TARGET air_bench_dag_libomp_helper)
   add_dependencies(air-bench air_bench_dag_libomp_helper)
 endif()

@@ -14,6 +14,9 @@ int air_bench_dma_copy(int argc, char** argv);
 int air_bench_signal_latency(int argc, char** argv);
 int air_bench_submit_sweep(int argc, char** argv);
 int air_bench_matmul(int argc, char** argv);
+#ifdef AIR_BENCH_HSA
+int air_bench_hsa_dispatch(int argc, char** argv);
+#endif
 int air_bench_npu_insts(int argc, char** argv);
 
 typedef struct bench_t {
@@ -29,6 +32,10 @@ static const bench_t k_benches[] = {
     {"signal-latency", air_bench_signal_latency, "timepoint signal->wake latency, submit round trip"},
     {"submit-sweep", air_bench_submit_sweep, "fixed + per-dispatch submit cost (least squares)"},
     {"matmul", air_bench_matmul, "1024^3 f32 tile matmul through the runtime vs direct calls"},
+#ifdef AIR_BENCH_HSA
+    {"hsa-dispatch", air_bench_hsa_dispatch,
+     "host cost per AQL dispatch and dependency edge (software HSA queue) vs IREE"},
+#endif
     {"npu-insts", air_bench_npu_insts, "NPU stream generation per BD; host cost per submission (fake XRT)"},
 };
 enum { N_BENCHES = sizeof k_benches / sizeof k_benches[0] };

@@ -2,7 +2,9 @@
 # fuzz.sh [SECONDS] - runs a fuzzer for a bounded time, starting from its seed
 # corpus: FUZZ_TARGET=parse (default; tests/fuzz/fuzz_parse.c, the parser) or
 # FUZZ_TARGET=artifact (tests/fuzz/fuzz_artifact.c, the .airbin reader; its seeds
-# are tests/fuzz/artifact_corpus plus every sample compiled with airc). New
+# are tests/fuzz/artifact_corpus plus every sample compiled with airc) or
+# FUZZ_TARGET=code-object (tests/fuzz/fuzz_code_object.c, the AMDGPU code-object
+# reader; seeds tests/fuzz/code_object_corpus plus the test suite's objects). New
 # interesting inputs go to $BUILD_DIR/fuzz-corpus (parse) or
 # $BUILD_DIR/fuzz-corpus-artifact, kept between runs; a crash is saved in
 # $BUILD_DIR/fuzz-artifacts(-artifact) and makes the script fail. To keep a crash
@@ -24,16 +26,19 @@ target=${FUZZ_TARGET:-parse}
 case "$target" in
   parse) suffix="" keep="tests/fuzz/corpus/" ;;
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
+  code-object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
   txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, txn or aie, not '$target'" >&2; exit 2 ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, code-object, txn or aie, not '$target'" >&2
+     exit 2 ;;
 esac
 
 if [ ! -f "$build/CMakeCache.txt" ] || ! grep -q '^AIR_FUZZ:BOOL=ON' "$build/CMakeCache.txt"; then
   BUILD_DIR=$build bash "$root/scripts/build.sh" -DAIR_WERROR=ON \
     -DAIR_SANITIZE=address,undefined -DAIR_FUZZ=ON
 else
-  cmake --build "$build" -j "$jobs" --target "fuzz_$target" airc
+  cmake --build "$build" -j "$jobs" --target "fuzz_${target//-/_}" airc
 fi
+binary=$build/tests/fuzz_${target//-/_}
 
 corpus=$build/fuzz-corpus$suffix
 crashes=$build/fuzz-artifacts$suffix
@@ -42,10 +47,13 @@ rm -f "$crashes"/*
 dict=()
 if [ "$target" = parse ]; then
   seeds=("$root/tests/fuzz/corpus" "$root/samples")
-  for d in tests/data/programs tests/data/parse tests/tools; do
+  for d in tests/data/programs tests/data/parse tests/data/constructs tests/tools; do
     [ -d "$root/$d" ] && seeds+=("$root/$d")
   done
   dict=(-dict="$root/tests/fuzz/air.dict")
+elif [ "$target" = code-object ]; then
+  seeds=("$root/tests/fuzz/code_object_corpus")
+  [ -d "$build/tests/amdgpu" ] && seeds+=("$build/tests/amdgpu")
 elif [ "$target" = txn ] || [ "$target" = aie ]; then
   seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
   if [ "$target" = txn ]; then
@@ -74,7 +82,7 @@ seed=()
 [ -n "${FUZZ_SEED:-}" ] && seed=(-seed="$FUZZ_SEED")
 [ -n "${FUZZ_RUNS:-}" ] && seed+=(-runs="$FUZZ_RUNS")
 status=0
-"$build/tests/fuzz_$target" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+"$binary" "${seed[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
   -max_len=65536 -print_final_stats=1 "${dict[@]}" \
   -artifact_prefix="$crashes/" \
   "$corpus" "${seeds[@]}" || status=$?
@@ -84,6 +92,6 @@ if [ $status -ne 0 ]; then
     [ -f "$f" ] || continue
     echo "  $f  (base64: $(head -c 2048 "$f" | base64 -w0))" >&2
   done
-  echo "reproduce: $build/tests/fuzz_$target FILE; keep it: cp FILE $keep" >&2
+  echo "reproduce: $binary FILE; keep it: cp FILE $keep" >&2
 fi
 exit $status

@@ -38,7 +38,7 @@ CLASS_FORMS = {
     "CHANNEL": "`air.channel @name [sizes] [{attributes}]`",
     "HIER": "a hierarchy level with its iteration space, arguments and body (forms below)",
     "CHANNEL_IO": "a put or get on a channel index (forms below)",
-    "DMA": "`[%t =] air.dma_memcpy_nd [async] [[deps]] (%dst[offsets] [sizes] [strides], %src[offsets] [sizes] [strides]) : (types)`",
+    "DMA": "`[%t =] air.dma_memcpy_nd [async] [[deps]] (%dst[offsets] [sizes] [strides], %src[offsets] [sizes] [strides]) [src_rank(%r)] [dst_rank(%r)] [{src_rank = R : i64}] : (types)`",
     "WAIT_ALL": "`[%t =] air.wait_all [async] [[deps]]`",
     "EXECUTE": "`[%t[, %results] =] air.execute [[deps]] [-> (types)] { ... air.execute_terminator ... }`",
     "TOKEN_ALLOC": "`%t = air.token.alloc`",
@@ -63,6 +63,25 @@ CLASS_FORMS = {
     "AFFINE_FOR": "`affine.for %i = lb to ub [step s] { ... }`",
     "LINALG": "`op ins(%a, ... : types) outs(%c : type) [{ body }]`",
     "RESHAPE": "`%r = op %m [reassociation] : type into type`",
+    # ranks (issue 13, docs/scale-out.md)
+    "UNIVERSE": "`%u = air.universe.alloc(%n) [: !air.universe]`: a universe of %n ranks for an `air.rank`",
+    # issue 12 (coverage): mlir-air's wider programs
+    "TERNARY": "`%r = op %a, %b, %c : type`",
+    "SWITCH": "`[%r =] scf.index_switch %i [-> types]` then `case N { ... }` per case and `default { ... }`, each at the op's indentation",
+    "FORALL": "`[%r =] scf.forall (%i, ...) in (%ub, ...)` or `= (%lb, ...) to (%ub, ...) step (%s, ...)`, `[shared_outs(%o = %t, ...) -> (tensor types)] { ... } [{mapping = ...}]`",
+    "IN_PARALLEL": "`scf.forall.in_parallel { tensor.parallel_insert_slice ... }`: ends an scf.forall body; implied when empty",
+    "LINALG_INDEX": "`%i = linalg.index dim : index` inside a linalg op's body",
+    "GLOBAL": "`memref.global [\"private\"|\"nested\"] [constant] @name : memref<...> [= dense<...> | = uninitialized] [{attributes}]`, at module level",
+    "GET_GLOBAL": "`%m = memref.get_global @name : memref<...>`",
+    "MEMREF_RESHAPE": "`%r = memref.reshape %m(%shape) : (type, shape type) -> type`",
+    "TRANSPOSE": "`%r = memref.transpose %m (d0, d1) -> (d1, d0) : type to type`",
+    "EXTRACT_META": "`%base, %offset, %sizes:N, %strides:N = memref.extract_strided_metadata %m : type -> memref<T>, index, ...`",
+    "REINTERPRET": "`%r = memref.reinterpret_cast %m to offset: [o], sizes: [...], strides: [...] : type to type`",
+    "CUSTOM": "`[%t =] air.custom [@kernel] [async] [[deps]] [operands (%a, ...) : types] [{attributes}]`",
+    "TENSOR_EMPTY": "`%t = tensor.empty(%dynamic sizes) : tensor<...>`",
+    "SLICE": "`%s = tensor.extract_slice %t[offsets] [sizes] [strides] : type to type`",
+    "INSERT_SLICE": "`[%r =] op %s into %t[offsets] [sizes] [strides] : type into type`",
+    "BUFFERIZE": "`%t = bufferization.to_tensor %m [restrict] [writable] : memref<...> [to tensor<...>]`, `%m = bufferization.to_memref %t : [tensor<...> to] memref<...>`",
 }
 
 # Ops whose shape differs from the rest of their class.
@@ -72,6 +91,7 @@ OP_FORMS = {
     "air.herd": "`[%t =] air.herd [@name] [async] [[deps]] tile (%x, %y) in (%sx=%w, %sy=%h) [args(%inner=%outer, ...) : types] [attributes {...}] { ... }`",
     "air.channel.put": "`[%t =] air.channel.put [async] [[deps]] @chan[indices] (%memref[offsets] [sizes] [strides]) : (type)`",
     "air.channel.get": "`[%t =] air.channel.get [async] [[deps]] @chan[indices] (%memref[offsets] [sizes] [strides]) : (type)`",
+    "air.rank": "`[%t =] air.rank [async] [[deps]] [universe(%u)] (%r, ...) in (%n=%size, ...) [args(%inner=%outer, ...) : types] { ... }` (docs/scale-out.md)",
     "affine.min": "`%r = affine.min #map(%dims)[%symbols]`: the least result of the map",
     "affine.max": "`%r = affine.max #map(%dims)[%symbols]`: the greatest result of the map",
 }
@@ -86,11 +106,16 @@ ATTRIBUTES = {
     "y_loc": "placement: the row of a segment or herd's first tile",
     "x_size": "a segment's width in columns (its L2 is the mem tiles of those columns)",
     "y_size": "a segment's height in rows",
-    "link_with": "on a herd or a private func.func: the kernel object its `func.call`s are looked up by, after the callee's own name (C kernels registered on the context, `air-run --kernels`)",
+    "link_with": "on a herd or a private func.func: the kernel object its `func.call`s are looked up by, after the callee's own name (C kernels registered on the context, `air-run --kernels`); on the hsa driver, the AMDGPU code object whose kernel the herd dispatches (docs/gpu.md)",
     "indexing_maps": "linalg.generic: the affine map of each operand",
     "iterator_types": "linalg.generic: `parallel` or `reduction` for each loop",
     "src_rank": "a transfer between ranks (air.rank): the sending rank",
     "dst_rank": "a transfer between ranks (air.rank): the receiving rank",
+    "air.symmetric": "on `memref.alloc` inside an `air.rank`: one buffer per rank on the symmetric heap, made and freed by every rank together, that peers address with `src_rank`/`dst_rank`",
+    "packet_ids": "an `npu_dma_packet` channel's packet ids, one per stream, each in [0, 31]",
+    "refeed_count": "mlir-air's channel refeed count (also spelled `air.refeed_count`): an integer in [1, 2^31-1]",
+    "pad_before": "a padded transfer: elements added before the data of each dimension (outermost first)",
+    "pad_after": "a padded transfer: elements added after the data of each dimension (outermost first)",
 }
 
 # Layers by source folder, for "read by".
@@ -103,7 +128,9 @@ LAYERS = [
     ("src/hal/cpu/", "CPU executor"),
     ("src/hal/", "HAL"),
 ]
-ATTR_CALLS = r"(?:air_ir_attr_get|air_ir_attr_set|air_res_attr_int|str_attr|set_str_attr|attr_int|int_attr|attr_str)"
+# Any call whose name says it reads or sets an attribute (air_ir_attr_get,
+# ix_attr_str, air_res_attr_int, set_str_attr, ...), with a name literal.
+ATTR_CALLS = r"\b\w*attr\w*"
 
 
 def read(path):

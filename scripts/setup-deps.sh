@@ -13,6 +13,13 @@ packages=(
   g++ libtbb-dev  # dag-overhead benchmark: the oneTBB flow-graph anchor (C++)
   libomp-dev      # dag-overhead benchmark: the libomp anchor (clang -fopenmp)
   python3
+  # GPU (hsa) driver, issue 11: code-object metadata, the HSA headers (the library
+  # itself is dlopen'ed), and Debian's clang/lld 14 and 16 that build the test code
+  # objects (16 for gfx940, gfx1100 and code-object v5); llvm-16 for llvm-readelf.
+  libmsgpack-dev
+  libhsa-runtime-dev
+  clang-16 lld lld-16 llvm llvm-16
+  python3-yaml    # tests/amdgpu/inspect_vs_readelf.py reads llvm-readelf's YAML
   # issue 14 (CPU driver at native speed):
   llvm-16-dev            # the code generator (src/codegen): LLVM C API, ORC LLJIT
   libxsmm-dev            # GEMM kernels of the CPU driver's linalg ops (JIT small GEMMs)

@@ -98,3 +98,20 @@ if(TARGET airc AND TARGET air-bench)
     $<TARGET_FILE:airc> $<TARGET_FILE:air-run>)
   set_tests_properties(tools_error_format tools_bad_inputs PROPERTIES LABELS "cli" TIMEOUT 600)
 endif()
+
+# Issue 15: a run that leaves transfers unread in a channel (more puts than gets,
+# counts known only at run time) is an error naming the channel index and both
+# counts; the balanced run passes. Scheduled and dynamic paths alike.
+air_run_cli_test(air_run_unread_channel --rc 1
+  --stderr "unread\\.mlir:7:1: error: air\\.channel @spill\\[0\\]: 3 puts but 2 gets: the run ended with 1 transfer never read"
+  --stderr "in each of 2 launch instances"
+  -- air-run ${AIR_RUN_DIR}/unread.mlir --input 0=3)
+air_run_cli_test(air_run_unread_channel_dynamic --rc 1
+  --stderr "air\\.channel @spill\\[0\\]: 3 puts but 2 gets: the run ended with 1 transfer never read"
+  -- air-run ${AIR_RUN_DIR}/unread.mlir --input 0=3 --no-schedule)
+# One more put does not fit the channel's depth: that is a deadlock, reported as one.
+air_run_cli_test(air_run_unread_channel_full --rc 1 --stderr "deadlock"
+  --stderr "air\\.channel\\.put @spill\\[0\\] blocked: channel full \\(depth 1\\)"
+  -- air-run ${AIR_RUN_DIR}/unread.mlir --input 0=4)
+air_run_cli_test(air_run_balanced_channel --rc 0 --no-stderr "error"
+  -- air-run ${AIR_RUN_DIR}/unread.mlir --input 0=2)

@@ -10,7 +10,7 @@ set(AIR_FUZZ_SRC ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 # Inputs every fuzz run starts from: the regression corpus, the samples, and the
 # parser's own test programs when they exist.
 set(AIR_FUZZ_SEEDS ${AIR_FUZZ_SRC}/corpus ${PROJECT_SOURCE_DIR}/samples)
-foreach(d tests/data/programs tests/data/parse tests/tools)
+foreach(d tests/data/programs tests/data/parse tests/data/constructs tests/tools)
   if(IS_DIRECTORY ${PROJECT_SOURCE_DIR}/${d})
     list(APPEND AIR_FUZZ_SEEDS ${PROJECT_SOURCE_DIR}/${d})
   endif()

@@ -165,6 +165,7 @@ static air_opkind_t expected_terminator(air_opkind_t k) {
     case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
     case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
     case AIR_OP_HERD: return AIR_OP_HERD_TERM;
+    case AIR_OP_RANK: return AIR_OP_RANK_TERM;
     case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
     case AIR_OP_FOR: return AIR_OP_YIELD;
     case AIR_OP_IF: return AIR_OP_YIELD;
@@ -659,7 +660,7 @@ static void build_elements(air_builder_t* b) {
       OK(air_builder_memref_dealloc(b, m));
     }
   }
-  for (int e = AIR_ELEMENT_I1; e < AIR_ELEMENT_COUNT; ++e) {
+  for (int e = AIR_ELEMENT_I1; e <= AIR_ELEMENT_F64; ++e) {
     air_type_t t = t_scalar(b, (air_elem_t)e);
     air_value_t v;
     if (e >= AIR_ELEMENT_F16)
@@ -957,11 +958,18 @@ static void build_attrs(air_builder_t* b) {
   OK(air_builder_set_attr_affine(b, "broadcast_set", &setd));
   OK(air_builder_segment_end(b));
   OK(air_builder_launch_end(b));
+  /* A symmetric allocation is made by every rank together, in a rank body. */
+  air_value_t c2 = cidx(b, 2);
+  air_hier_desc_t rd = {0};
+  rd.n_dims = 1;
+  rd.sizes = &c2;
+  OK(air_builder_rank_begin(b, &rd, NULL, NULL));
   int64_t n = 1024;
   air_value_t m = alloc(b, t_memref(b, AIR_ELEMENT_F32, 1, &n, AIR_MEMORY_L3));
   OK(air_builder_set_attr_unit(b, "air.symmetric"));
   OK(air_builder_set_name(b, m, "sym_buf"));
   OK(air_builder_memref_dealloc(b, m));
+  OK(air_builder_rank_end(b));
   OK(air_builder_func_end(b, 0, NULL));
 }
 
@@ -1316,20 +1324,22 @@ static void test_tokens(void** state) {
 
 static void test_elements(void** state) {
   air_program_t* p = build(*state, 5);
-  assert_int_equal(count(p, AIR_OP_ALLOC), 30);
-  for (uint32_t i = 0; i < 30; ++i) {
+  enum { NE = AIR_ELEMENT_COUNT - 1 }; /* element types, i1 to ui64 */
+  assert_int_equal(count(p, AIR_OP_ALLOC), 3 * NE);
+  for (uint32_t i = 0; i < 3 * NE; ++i) {
     air_op_t* a = find(p, AIR_OP_ALLOC, i);
     air_type_details_t d;
     OK(air_type_describe(p, air_value_type(p, a->results[0]), &d));
     assert_int_equal(d.typeclass, AIR_TYPECLASS_MEMREF);
-    assert_int_equal(d.elem, AIR_ELEMENT_I1 + i % 10);
-    assert_int_equal(d.memory_space, i / 10);
+    assert_int_equal(d.elem, AIR_ELEMENT_I1 + i % NE);
+    assert_int_equal(d.memory_space, i / NE);
     assert_int_equal(d.rank, 2);
     assert_int_equal(d.shape[0], 4);
     assert_int_equal(d.shape[1], 8);
     assert_null(d.layout);
   }
-  /* The ten scalar constants follow the herd's size constant. */
+  /* The ten signless scalar constants follow the herd's size constant (arith has
+   * no constants of siN/uiN types). */
   assert_int_equal(count(p, AIR_OP_CONSTANT), 11);
   for (uint32_t i = 0; i < 10; ++i) {
     air_op_t* c = find(p, AIR_OP_CONSTANT, i + 1);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -155,9 +156,12 @@ static void test_uri(void** state) {
   air_device_t* d = NULL;
   test_expect_status(air_device_open(f->ctx, "gpu:0", &d), AIR_STATUS_INVALID_ARGUMENT,
          "unknown device driver 'gpu' in URI 'gpu:0'");
-  test_expect_status(air_device_open(f->ctx, "hsa:0", &d), AIR_STATUS_UNAVAILABLE,
-         "driver not built into this libairrt (hsa support arrives with the GPU driver)");
-  test_expect_status(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "hsa support");
+  /* Without /dev/kfd (no amdgpu driver, no GPU) the hsa driver says so. */
+  if (access("/dev/kfd", F_OK) != 0) {
+    test_expect_status(air_device_open(f->ctx, "hsa:0", &d), AIR_STATUS_UNAVAILABLE,
+                       "no AMD GPU available through HSA");
+    test_expect_status(air_device_open(f->ctx, "hsa", &d), AIR_STATUS_UNAVAILABLE, "'hsa'");
+  }
   /* The NPU driver is built in: on a machine without an NPU it says so. */
   test_expect_status(air_device_open(f->ctx, "xrt:1", &d), AIR_STATUS_UNAVAILABLE, "NPU");
   assert_null(d);

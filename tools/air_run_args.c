@@ -36,6 +36,15 @@ static const elem_info_t* elem_info(uint32_t elem) {
       [AIR_ELEMENT_BF16] = {"bf16", 2, 'u', "u"},
       [AIR_ELEMENT_F32] = {"f32", 4, 'f', "f"},
       [AIR_ELEMENT_F64] = {"f64", 8, 'f', "f"},
+      /* signed / unsigned integers: their own NumPy kind */
+      [AIR_ELEMENT_SI8] = {"si8", 1, 'i', "i"},
+      [AIR_ELEMENT_SI16] = {"si16", 2, 'i', "i"},
+      [AIR_ELEMENT_SI32] = {"si32", 4, 'i', "i"},
+      [AIR_ELEMENT_SI64] = {"si64", 8, 'i', "i"},
+      [AIR_ELEMENT_UI8] = {"ui8", 1, 'u', "u"},
+      [AIR_ELEMENT_UI16] = {"ui16", 2, 'u', "u"},
+      [AIR_ELEMENT_UI32] = {"ui32", 4, 'u', "u"},
+      [AIR_ELEMENT_UI64] = {"ui64", 8, 'u', "u"},
   };
   if (elem == AIR_ELEMENT_NONE || elem >= AIR_ELEMENT_COUNT) return NULL;
   return &k_info[elem];
@@ -110,11 +119,20 @@ static void fill_random(void* data, uint64_t count, uint32_t elem, uint64_t seed
     int64_t small = (int64_t)(r >> 60) - 8; /* [-8, 8) */
     switch (elem) {
       case AIR_ELEMENT_I1: p[i] = (unsigned char)(r >> 63); break;
-      case AIR_ELEMENT_I8: ((int8_t*)p)[i] = (int8_t)small; break;
-      case AIR_ELEMENT_I16: ((int16_t*)(void*)p)[i] = (int16_t)small; break;
-      case AIR_ELEMENT_I32: ((int32_t*)(void*)p)[i] = (int32_t)small; break;
-      case AIR_ELEMENT_I64:
+      case AIR_ELEMENT_I8: case AIR_ELEMENT_SI8: ((int8_t*)p)[i] = (int8_t)small; break;
+      case AIR_ELEMENT_I16: case AIR_ELEMENT_SI16:
+        ((int16_t*)(void*)p)[i] = (int16_t)small;
+        break;
+      case AIR_ELEMENT_I32: case AIR_ELEMENT_SI32:
+        ((int32_t*)(void*)p)[i] = (int32_t)small;
+        break;
+      case AIR_ELEMENT_I64: case AIR_ELEMENT_SI64:
       case AIR_ELEMENT_INDEX: ((int64_t*)(void*)p)[i] = small; break;
+      /* unsigned: [0, 8) */
+      case AIR_ELEMENT_UI8: p[i] = (unsigned char)(small + 8) / 2; break;
+      case AIR_ELEMENT_UI16: ((uint16_t*)(void*)p)[i] = (uint16_t)((small + 8) / 2); break;
+      case AIR_ELEMENT_UI32: ((uint32_t*)(void*)p)[i] = (uint32_t)((small + 8) / 2); break;
+      case AIR_ELEMENT_UI64: ((uint64_t*)(void*)p)[i] = (uint64_t)((small + 8) / 2); break;
       case AIR_ELEMENT_F16: ((uint16_t*)(void*)p)[i] = f32_to_f16(f); break;
       case AIR_ELEMENT_BF16: ((uint16_t*)(void*)p)[i] = f32_to_bf16(f); break;
       case AIR_ELEMENT_F32: ((float*)(void*)p)[i] = f; break;
@@ -142,6 +160,14 @@ static void int_range(uint32_t elem, int64_t* lo, uint64_t* hi) {
     case AIR_ELEMENT_I16: *lo = INT16_MIN; *hi = UINT16_MAX; break;
     case AIR_ELEMENT_I32: *lo = INT32_MIN; *hi = UINT32_MAX; break;
     case AIR_ELEMENT_INDEX: *lo = 0; *hi = INT64_MAX; break;
+    case AIR_ELEMENT_SI8: *lo = INT8_MIN; *hi = INT8_MAX; break;
+    case AIR_ELEMENT_SI16: *lo = INT16_MIN; *hi = INT16_MAX; break;
+    case AIR_ELEMENT_SI32: *lo = INT32_MIN; *hi = INT32_MAX; break;
+    case AIR_ELEMENT_SI64: *lo = INT64_MIN; *hi = INT64_MAX; break;
+    case AIR_ELEMENT_UI8: *lo = 0; *hi = UINT8_MAX; break;
+    case AIR_ELEMENT_UI16: *lo = 0; *hi = UINT16_MAX; break;
+    case AIR_ELEMENT_UI32: *lo = 0; *hi = UINT32_MAX; break;
+    case AIR_ELEMENT_UI64: *lo = 0; *hi = UINT64_MAX; break;
     default: *lo = INT64_MIN; *hi = UINT64_MAX; break;
   }
 }
@@ -361,9 +387,13 @@ int run_prepare_argument(run_state_t* r, const run_options_t* o, uint32_t i) {
         case AIR_ELEMENT_F32: { float v; memcpy(&v, p, 4); b->f = v; break; }
         case AIR_ELEMENT_F64: { double v; memcpy(&v, p, 8); b->f = v; break; }
         case AIR_ELEMENT_I1:
-        case AIR_ELEMENT_I8: b->i = a.kind == 'i' ? (int8_t)p[0] : p[0]; break;
-        case AIR_ELEMENT_I16: { int16_t v; memcpy(&v, p, 2); b->i = v; break; }
-        case AIR_ELEMENT_I32: { int32_t v; memcpy(&v, p, 4); b->i = v; break; }
+        case AIR_ELEMENT_I8: case AIR_ELEMENT_SI8: case AIR_ELEMENT_UI8:
+          b->i = a.kind == 'i' ? (int8_t)p[0] : p[0];
+          break;
+        case AIR_ELEMENT_I16: case AIR_ELEMENT_SI16: { int16_t v; memcpy(&v, p, 2); b->i = v; break; }
+        case AIR_ELEMENT_UI16: { uint16_t v; memcpy(&v, p, 2); b->i = v; break; }
+        case AIR_ELEMENT_I32: case AIR_ELEMENT_SI32: { int32_t v; memcpy(&v, p, 4); b->i = v; break; }
+        case AIR_ELEMENT_UI32: { uint32_t v; memcpy(&v, p, 4); b->i = v; break; }
         default: { int64_t v; memcpy(&v, p, 8); b->i = v; break; }
         case AIR_ELEMENT_F16:
         case AIR_ELEMENT_BF16:

@@ -32,6 +32,8 @@ int airc_cmd_pack(int argc, char** argv);
 int airc_cmd_report(int argc, char** argv);
 /* tools/airc_compile.c: program + compiled schedule -> .airbin (docs/artifact.md). */
 int airc_cmd_compile(int argc, char** argv);
+/* tools/airc_inspect.c: an AMDGPU code object's target and kernels. */
+int airc_cmd_inspect(int argc, char** argv);
 /* tools/airc_targets.c: the devices that can be targets, with their facts. */
 int airc_cmd_targets(int argc, char** argv);
 /* tools/airc_npu.c: an mlir-aie module's NPU instruction stream, and its listing. */
@@ -51,6 +53,8 @@ static const airc_command_t k_commands[] = {
      "FILE.mlir|FILE.airbin --target T --emit resources|memplan|memplan-svg|schedule|dot "
      "[-o OUT] [--svg OUT.svg] [--entry FUNC]",
      "print the resource analysis, memory plan, schedule or token graph (dot)"},
+    {"inspect", airc_cmd_inspect, "FILE.hsaco|FILE.airbin [--json]",
+     "print an AMDGPU code object's target, kernels and kernel arguments"},
     {"targets", airc_cmd_targets, "[--json]",
      "list the devices that can be targets (geometry, memory, DMA, BDs, locks)"},
     {"npu-insts", airc_cmd_npu_insts,

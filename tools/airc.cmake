@@ -3,6 +3,7 @@
 add_executable(airc
   ${CMAKE_CURRENT_SOURCE_DIR}/airc.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_compile.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/airc_inspect.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_npu.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_pack.c
   ${CMAKE_CURRENT_SOURCE_DIR}/airc_report.c

@@ -255,6 +255,7 @@ typedef struct air_hier_desc_t {
   int64_t x_size, y_size;
   const char* link_with;     /* NULL: none; else `link_with = "..."` */
   const char* backend_granularity; /* NULL: none; else e.g. "XCD" */
+  air_value_t universe;      /* air.rank only: `universe(%u)`, 0 for none */
 } air_hier_desc_t;
 
 /* Each begin appends the op and opens its body. `out_block_args` (may be NULL)
@@ -279,6 +280,27 @@ AIR_API air_status_t air_builder_herd_begin(air_builder_t* builder, const air_hi
                                             air_value_t* out_block_args,
                                             air_value_t* out_token);
 AIR_API air_status_t air_builder_herd_end(air_builder_t* builder);
+
+/*---------------------------------------------------------------------------*/
+/* Ranks: scale-out above the launch (docs/scale-out.md)                     */
+/*---------------------------------------------------------------------------*/
+
+/* %u = air.universe.alloc(n_ranks) : !air.universe (n_ranks an index value). */
+AIR_API air_status_t air_builder_universe_alloc(air_builder_t* builder, air_value_t n_ranks,
+                                                air_value_t* out_universe);
+
+/* [%t =] air.rank [async] [deps] [universe(%u)] (ids) in (sizes) args(...) {...}.
+ * Takes desc.flags AIR_BUILD_ASYNC/SYNC, sizes, args, tokens.n_deps and
+ * desc.universe; a name, placement, link_with, backend_granularity, affinity and
+ * concurrency lists are rejected. Block arguments as for the other levels. A
+ * symmetric allocation is memref.alloc with the unit attribute `air.symmetric`
+ * (air_builder_set_attr_unit); a cross-rank dma names its peer with
+ * air_dma_desc_t.src_rank/dst_rank or with the integer attribute
+ * `src_rank`/`dst_rank` (air_builder_set_attr_int with an i64 type). */
+AIR_API air_status_t air_builder_rank_begin(air_builder_t* builder, const air_hier_desc_t* desc,
+                                            air_value_t* out_block_args,
+                                            air_value_t* out_token);
+AIR_API air_status_t air_builder_rank_end(air_builder_t* builder);
 
 /*---------------------------------------------------------------------------*/
 /* Data movement                                                             */
@@ -327,6 +349,8 @@ typedef struct air_dma_desc_t {
   air_slice_t dst;
   air_slice_t src;
   air_token_lists_t tokens;
+  air_value_t src_rank;        /* `src_rank(%r)`: the source is rank r's symmetric memref */
+  air_value_t dst_rank;        /* `dst_rank(%r)`: likewise the destination; 0 for none */
 } air_dma_desc_t;
 
 /* air.dma_memcpy_nd (dst..., src...). `out_token` as for channel put. */

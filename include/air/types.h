@@ -38,6 +38,16 @@ typedef enum air_elem_type_e {
   AIR_ELEMENT_BF16,
   AIR_ELEMENT_F32,
   AIR_ELEMENT_F64,
+  /* Signed and unsigned integers (`si8`, `ui8`, ...): memory and argument types;
+   * arith works on the signless ones above. */
+  AIR_ELEMENT_SI8,
+  AIR_ELEMENT_SI16,
+  AIR_ELEMENT_SI32,
+  AIR_ELEMENT_SI64,
+  AIR_ELEMENT_UI8,
+  AIR_ELEMENT_UI16,
+  AIR_ELEMENT_UI32,
+  AIR_ELEMENT_UI64,
   AIR_ELEMENT_COUNT
 } air_elem_t;
 
@@ -56,7 +66,9 @@ typedef enum air_typeclass_e {
   AIR_TYPECLASS_NONE = 0,
   AIR_TYPECLASS_TOKEN,  /* !air.token */
   AIR_TYPECLASS_SCALAR, /* index, iN, f16, bf16, f32, f64 */
-  AIR_TYPECLASS_MEMREF
+  AIR_TYPECLASS_MEMREF,
+  AIR_TYPECLASS_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
+  AIR_TYPECLASS_TENSOR  /* tensor<...>: parsed and printed, not executed */
 } air_typeclass_t;
 
 /* Flags of air_type_token. */
@@ -64,10 +76,15 @@ enum {
   /* Spell the token `!air.async.token` (the old name) instead of `!air.token`. */
   AIR_TOKEN_OLD_SPELLING = 1u << 0
 };
+/* air_type_details_t.flags of a memref or tensor: `memref<*xT>` has no rank. */
+enum { AIR_TYPE_UNRANKED = 1u << 1 };
 
 /* The token type `!air.token`. */
 AIR_API air_status_t air_type_token(air_program_t* program, uint32_t flags,
                                     air_type_t* out_type);
+
+/* The universe type `!air.universe` (the result of air.universe.alloc). */
+AIR_API air_status_t air_type_universe(air_program_t* program, air_type_t* out_type);
 
 /* A scalar type: an integer, `index`, or a float. */
 AIR_API air_status_t air_type_scalar(air_program_t* program, air_elem_t elem,
@@ -83,6 +100,11 @@ AIR_API air_status_t air_type_memref(air_program_t* program, air_elem_t elem,
                                      uint32_t memory_space, const char* layout,
                                      air_type_t* out_type);
 
+/* An unranked memref type `memref<*xelem, memory_space>`: what `memref.cast`
+ * makes to pass buffers of any rank through one signature. */
+AIR_API air_status_t air_type_memref_unranked(air_program_t* program, air_elem_t elem,
+                                              uint32_t memory_space, air_type_t* out_type);
+
 /* A description of a type, filled by air_type_describe. Pointers stay valid as
  * long as the program does. */
 typedef struct air_type_details_t {
@@ -92,7 +114,8 @@ typedef struct air_type_details_t {
   const int64_t* shape;  /* MEMREF: rank extents, AIR_SHAPE_DYNAMIC for `?` */
   uint32_t memory_space; /* MEMREF */
   const char* layout;    /* MEMREF: NULL for the identity layout */
-  uint32_t flags;        /* TOKEN: AIR_TOKEN_OLD_SPELLING when so spelled */
+  uint32_t flags;        /* TOKEN: AIR_TOKEN_OLD_SPELLING when so spelled;
+                            MEMREF/TENSOR: AIR_TYPE_UNRANKED */
 } air_type_details_t;
 
 /* Describes `type`; INVALID_ARGUMENT when it is not a type of `program`. */

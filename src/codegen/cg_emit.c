@@ -34,7 +34,9 @@ LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem) {
 /* The scalar element type of value v, or NONE when it is not a scalar. */
 uint32_t cg_value_elem(const air_program_t* p, air_vid_t v) {
   const air_type_info_t* t = air_ir_type(p, air_ir_value_type(p, v));
-  return t->kind == AIR_TYPE_SCALAR ? t->elem : AIR_ELEM_NONE;
+  /* siN/uiN (storage types, issue 12) stay with the interpreter. */
+  return t->kind == AIR_TYPE_SCALAR && !air_elem_is_signed_or_unsigned(t->elem) ? t->elem
+                                                                              : AIR_ELEM_NONE;
 }
 
 static bool is_memref(const air_program_t* p, air_vid_t v) {
@@ -106,7 +108,8 @@ bool cg_op_supported(const air_program_t* p, const air_op_t* op) {
       uint32_t first = load ? 1 : 2;
       if (op->n_operands < first || !is_memref(p, op->operands[first - 1])) return false;
       const air_type_info_t* t = air_ir_type(p, air_ir_value_type(p, op->operands[first - 1]));
-      if (t->rank > AIR_MAX_RANK) return false;
+      if (t->rank > AIR_MAX_RANK || t->unranked || air_elem_is_signed_or_unsigned(t->elem))
+        return false;
       for (uint32_t i = first; i < op->n_operands; ++i)
         if (cg_value_elem(p, op->operands[i]) == AIR_ELEM_NONE) return false;
       if (!load && cg_value_elem(p, op->operands[0]) == AIR_ELEM_NONE) return false;

@@ -219,8 +219,10 @@ bool cg_scalar_supported(const air_program_t* p, const air_op_t* op) {
       return c && (c->kind == AIR_ATTR_FLOAT || c->kind == AIR_ATTR_INT ||
                    c->kind == AIR_ATTR_BOOL);
     }
-    case AIR_OPC_BINARY: return op->n_operands == 2;
-    case AIR_OPC_UNARY: return op->n_operands == 1 && is_float(el);
+    /* arith's own ops: the math dialect and arith.remf (issue 12) run in the
+     * interpreter (libm), which compiled code would have to call the same way. */
+    case AIR_OPC_BINARY: return op->n_operands == 2 && op->kind <= AIR_OP_NEGF;
+    case AIR_OPC_UNARY: return op->n_operands == 1 && is_float(el) && op->kind == AIR_OP_NEGF;
     case AIR_OPC_CMP: return op->n_operands == 2;
     case AIR_OPC_SELECT: return op->n_operands == 3;
     case AIR_OPC_CAST: {

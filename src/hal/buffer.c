@@ -11,6 +11,7 @@ void air_buffer_init(air_buffer_t* b, const air_buffer_vtable_t* vtable, air_dev
   b->size = size;
   b->host_ptr = host_ptr;
   b->imported = imported;
+  b->device_ptr = NULL;
 }
 
 air_status_t air_buffer_allocate(air_device_t* device, uint64_t size, uint32_t flags,

@@ -106,7 +106,8 @@ static air_status_t bind_memref(air_command_buffer_t* cb, const air_entry_t* en,
   if (bd->buffer->device != cb->device)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "dispatch @%s: binding %u's buffer belongs to another device", en->name, i);
-  if (!bd->buffer->host_ptr && bd->buffer->size)
+  char* base = bd->buffer->device_ptr ? bd->buffer->device_ptr : bd->buffer->host_ptr;
+  if (!base && bd->buffer->size)
     return AIR_STATUS(a, AIR_STATUS_UNIMPLEMENTED,
                       "dispatch @%s: binding %u's buffer is not addressable by this driver",
                       en->name, i);
@@ -125,7 +126,7 @@ static air_status_t bind_memref(air_command_buffer_t* cb, const air_entry_t* en,
                       "dispatch @%s: parameter %u needs %llu bytes at offset %llu but its "
                       "buffer holds %llu", en->name, i, (unsigned long long)bytes,
                       (unsigned long long)bd->offset, (unsigned long long)b->size);
-  char* data = b->host_ptr ? (char*)b->host_ptr + bd->offset : NULL;
+  char* data = base ? base + bd->offset : NULL;
   if (esize && (uintptr_t)data % esize)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "dispatch @%s: parameter %u's data (buffer + %llu) is not aligned to "
@@ -157,18 +158,19 @@ static air_status_t check_transient(air_command_buffer_t* cb, const air_executab
   if (t->device != cb->device)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "dispatch @%s: the transient buffer belongs to another device", name);
-  if (!t->host_ptr && t->size)
+  char* base = t->device_ptr ? t->device_ptr : t->host_ptr;
+  if (!base && t->size)
     return AIR_STATUS(a, AIR_STATUS_UNIMPLEMENTED,
                       "dispatch @%s: the transient buffer is not addressable by this driver", name);
   uint64_t have = offset <= t->size ? t->size - offset : 0;
-  uintptr_t at = (uintptr_t)t->host_ptr + (uintptr_t)offset;
+  uintptr_t at = (uintptr_t)base + (uintptr_t)offset;
   if (offset > t->size || have < need || (need && at % align))
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "dispatch @%s: the transient arena (buffer + %llu) has %llu bytes at an "
                       "address aligned to %llu; the entry needs %llu bytes aligned to %u",
                       name, (unsigned long long)offset, (unsigned long long)have,
                       (unsigned long long)(at ? at & -at : 0), (unsigned long long)need, align);
-  *out = t->host_ptr ? (char*)t->host_ptr + offset : NULL;
+  *out = base ? base + offset : NULL;
   *out_size = have;
   return NULL;
 }

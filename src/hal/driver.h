@@ -131,6 +131,10 @@ struct air_buffer_t {
   uint64_t size;
   void* host_ptr; /* host-addressable bytes, or NULL when mapping must ask the driver */
   bool imported;  /* host_ptr belongs to the caller */
+  /* Where the device's own code finds byte 0 when that is not host_ptr (the hsa
+   * driver: a GPU virtual address the host cannot dereference), else NULL.
+   * Dispatch bindings resolve through it; only the owning driver reads them. */
+  void* device_ptr;
 };
 
 typedef struct air_buffer_vtable_t {

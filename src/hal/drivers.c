@@ -2,41 +2,21 @@
  * names drivers: a new driver adds its header and one row to k_drivers (see
  * docs/hal.md, "Adding a driver").
  *
- * A URI is `driver` or `driver:params`. Until the hsa driver lands it answers
- * UNAVAILABLE, which is what a machine without the hardware answers too, so
- * callers already handle it. */
+ * A URI is `driver` or `driver:params`. A driver whose hardware or library is
+ * absent answers UNAVAILABLE at open; a driver this build left out (hsa without the
+ * HSA headers) answers "not built". */
 #include <stdio.h>
 #include <string.h>
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/driver.h"
+#include "hal/hsa/hsa_device.h"
 #include "hal/xrt/xrt_device.h"
 #include "runtime/base/status_util.h"
 
-/* `hsa:N` is checked for shape, so a typo is INVALID_ARGUMENT on
- * every build, and then refused because the driver is not compiled in. */
-static air_status_t open_unbuilt(air_context_t* context, const char* params, const char* uri,
-                                 const char* driver, const char* hardware) {
-  const air_allocator_t* a = air_context_allocator(context);
-  uint32_t index;
-  if (params && !air_parse_u32(params, strlen(params), 0, 1023, &index))
-    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
-                      "malformed device URI '%s': expected %s or %s:N with N a device index",
-                      uri, driver, driver);
-  return AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
-                    "device '%s': driver not built into this libairrt (%s support arrives "
-                    "with the %s driver)", uri, driver, hardware);
-}
-
-static air_status_t open_hsa(air_context_t* context, const char* params, const char* uri,
-                             air_device_t** out_device) {
-  (void)out_device;
-  return open_unbuilt(context, params, uri, "hsa", "GPU");
-}
-
 static const air_driver_t k_drivers[] = {
     {"cpu", "cpu, cpu:threads=N", air_cpu_device_open},
-    {"hsa", "hsa:N", open_hsa},
+    {"hsa", "hsa:N", air_hsa_device_open},
     {"xrt", "xrt:N", air_xrt_device_open},
 };
 
@@ -58,9 +38,11 @@ air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* out_info)
   const air_driver_t* d = &k_drivers[index];
   out_info->name = d->name;
   out_info->forms = d->forms;
-  /* A row still holding its placeholder is a driver this build leaves out; a
-   * driver that lands replaces the placeholder and is then listed as built. */
-  out_info->built = d->open != open_hsa;
+  out_info->built = 1;
+#ifndef AIR_HAVE_HSA
+  /* Without the HSA headers the hsa row only says "not built". */
+  if (d->open == air_hsa_device_open) out_info->built = 0;
+#endif
   return NULL;
 }
 

@@ -70,6 +70,25 @@ mismatch)
   err_has "^air-run: error: empty device URI"
   run 1 "$air_run" "$vadd" --random --output 2=/nonexistent-dir/c.npy
   err_has "/nonexistent-dir/c\\.npy: error: cannot create file"
+  # Checked before the run: a run of hours with a bad output path or trace path
+  # or a number its argument cannot hold ends at once (spin.mlir would count to
+  # 4e12), each problem named.
+  start=$(date +%s)
+  run 1 "$air_run" "$here/spin.mlir" --input 0=4000000000000 --output 1=/nonexistent-dir/n.npy
+  err_has "/nonexistent-dir/n\\.npy: error: cannot create file"
+  run 1 "$air_run" "$here/spin.mlir" --input 0=4000000000000 --trace /nonexistent-dir/t.json
+  err_has "/nonexistent-dir/t\\.json: error: cannot create file"
+  run 1 "$air_run" "$here/spin.mlir" --input 0=-4 --output 1=n.npy
+  err_has "spin\\.mlir: error: --input 0=-4: argument 0 of @spin does not take it: an index"
+  [ $(( $(date +%s) - start )) -lt 10 ] || fail "the checks waited for a run"
+  # Arguments filled with zeros nobody asked for are each warned about; one
+  # named by --output (a result buffer) is not.
+  run 0 "$air_run" "$vadd" --output 2=c.npy
+  err_has "^air-run: warning: argument 0 of @vector_add \\(memref<4096xf32>\\) has no --input: it starts as zeros"
+  err_has "^air-run: warning: argument 1 of @vector_add"
+  ! grep -q "argument 2 of @vector_add" err || fail "warned about the output argument 2"
+  run 0 "$air_run" "$here/spin.mlir" --output 1=n.npy
+  err_has "^air-run: warning: argument 0 of @spin \\(index\\) has no --input: it is 0"
   ;;
 pipeline)
   "$helper" write x.npy '<f4' 4096 iota || fail "helper"
@@ -126,6 +145,31 @@ xs = [e for e in ev if e["ph"] == "X"]
 assert all(e["dur"] >= 0 and e["ts"] >= 0 for e in xs)
 assert any(e["pid"] == pe[0] for e in xs), "no events on PE tracks"
 print("ok:", len(xs), "events,", len(pe_tracks), "PE tracks")
+PY
+    # Work without linalg (vector_add: loads, stores and arith in air.execute)
+    # has PE tracks too: each of the 4 PEs shows its whole body as one span and
+    # each air.execute as a span inside it.
+    run 0 "$air_run" "$vadd" --random --trace v.json
+    python3 - v.json <<'PY' || fail "vector_add trace: PE tracks"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = {e["pid"]: e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "process_name"}
+pe = [p for p, n in procs.items() if n == "processing elements"]
+assert pe, procs
+names = {(e["pid"], e["tid"]): e["args"]["name"] for e in ev if e["ph"] == "M" and e["name"] == "thread_name"}
+tracks = {}
+for e in ev:
+    if e["ph"] == "X" and e["pid"] == pe[0]:
+        tracks.setdefault(names[(e["pid"], e["tid"])], []).append(e)
+assert sorted(tracks) == ["herd @vadd_herd [%d, 0]" % x for x in range(4)], sorted(tracks)
+for t, es in tracks.items():
+    body = [e for e in es if e["name"] == "air.herd @vadd_herd"]
+    work = [e for e in es if e["name"] == "air.execute"]
+    assert len(body) == 1 and len(work) >= 4, (t, [e["name"] for e in es])
+    b = body[0]
+    for w in work:  # nested in the PE's span
+        assert b["ts"] <= w["ts"] + 1e-3 and w["ts"] + w["dur"] <= b["ts"] + b["dur"] + 1e-3, (t, w, b)
+print("ok: 4 PE tracks for vector_add")
 PY
   fi
   ;;

@@ -444,15 +444,34 @@ static air_status_t hier(air_builder_t* b, const char* fn, air_opkind_t kind,
   if (d->link_with && !d->link_with[0]) return AIR_B_INVALID(b, "%s: empty link_with", fn);
   if (d->backend_granularity && !d->backend_granularity[0])
     return AIR_B_INVALID(b, "%s: empty backend_granularity", fn);
-  if (d->n_dims > (UINT32_MAX - d->n_args) / 2)
+  if (d->n_dims > (UINT32_MAX - d->n_args) / 2 - 1)
     return AIR_B_INVALID(b, "%s: too many dimensions and args", fn);
+  if (kind == AIR_OP_RANK) {
+    /* A rank is a process: no name, placement or shared-hardware tokens. */
+    if (d->name || (d->flags & ~(uint32_t)(AIR_BUILD_ASYNC | AIR_BUILD_SYNC)) || d->link_with ||
+        d->backend_granularity || d->tokens.n_affinity || d->tokens.n_concurrency)
+      return AIR_B_INVALID(b,
+                           "%s: air.rank takes no name, placement, link_with, "
+                           "backend_granularity, affinity or concurrency",
+                           fn);
+    if (!d->n_dims) return AIR_B_INVALID(b, "%s: air.rank needs a rank space (n_dims >= 1)", fn);
+    if (d->universe)
+      AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "universe", d->universe, AIR_BW_UNIVERSE));
+  } else if (d->universe) {
+    return AIR_B_INVALID(b, "%s: only air.rank takes a universe", fn);
+  }
   if (body) AIR_RETURN_IF_ERROR(air_b_reserve(b, fn));
 
   uint32_t n = d->n_dims, n_ops = n + d->n_args, n_bargs = 2 * n + d->n_args;
   bool async = d->flags & AIR_BUILD_ASYNC;
   air_op_t* op;
-  AIR_RETURN_IF_ERROR(air_b_op(b, fn, kind, n_ops, async ? 1 : 0, body ? 1 : 0, 0, &op));
+  AIR_RETURN_IF_ERROR(
+      air_b_op(b, fn, kind, n_ops + (d->universe ? 1 : 0), async ? 1 : 0, body ? 1 : 0, 0, &op));
   op->iaux[0] = n;
+  if (d->universe) {
+    op->flags |= AIR_OPF_UNIVERSE;
+    op->operands[n_ops] = d->universe;
+  }
   if (d->flags & AIR_BUILD_SYNC) op->flags |= AIR_OPF_SYNC;
   if (d->name && !(op->sym = air_ir_strndup(b->p, d->name, strlen(d->name))))
     return AIR_B_OOM(b, fn);
@@ -527,6 +546,30 @@ air_status_t air_builder_herd_begin(air_builder_t* b, const air_hier_desc_t* d,
 }
 air_status_t air_builder_herd_end(air_builder_t* b) {
   return hier_end(b, __func__, AIR_OP_HERD, AIR_OP_HERD_TERM);
+}
+air_status_t air_builder_rank_begin(air_builder_t* b, const air_hier_desc_t* d,
+                                    air_value_t* out_block_args, air_value_t* out_token) {
+  return hier(b, __func__, AIR_OP_RANK, d, true, out_block_args, out_token);
+}
+air_status_t air_builder_rank_end(air_builder_t* b) {
+  return hier_end(b, __func__, AIR_OP_RANK, AIR_OP_RANK_TERM);
+}
+
+air_status_t air_builder_universe_alloc(air_builder_t* b, air_value_t n_ranks,
+                                        air_value_t* out) {
+  const char* fn = __func__;
+  AIR_RETURN_IF_ERROR(air_b_check_builder(b, fn));
+  if (!out) return AIR_B_INVALID(b, "%s: NULL out_universe", fn);
+  AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "n_ranks", n_ranks, AIR_BW_INDEX));
+  air_tid_t t = air_ir_type_universe(b->p);
+  if (!t) return AIR_B_OOM(b, fn);
+  air_op_t* op;
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_UNIVERSE_ALLOC, 1, 1, 0, 0, &op));
+  op->operands[0] = n_ranks;
+  AIR_RETURN_IF_ERROR(air_b_result(b, fn, op, 0, t));
+  air_b_append(b, op);
+  *out = op->results[0];
+  return NULL;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -612,11 +655,20 @@ air_status_t air_builder_dma_memcpy_nd(air_builder_t* b, const air_dma_desc_t* d
   AIR_RETURN_IF_ERROR(check_slice(b, fn, "dst.memref", &d->dst));
   AIR_RETURN_IF_ERROR(check_slice(b, fn, "src.memref", &d->src));
   AIR_RETURN_IF_ERROR(check_token_lists(b, fn, &d->tokens));
+  if (d->src_rank)
+    AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "src_rank", d->src_rank, AIR_BW_INDEX));
+  if (d->dst_rank)
+    AIR_RETURN_IF_ERROR(air_b_check_value(b, fn, "dst_rank", d->dst_rank, AIR_BW_INDEX));
   bool async = d->flags & AIR_BUILD_ASYNC;
+  uint32_t nr = (d->src_rank ? 1u : 0u) + (d->dst_rank ? 1u : 0u);
   air_op_t* op;
-  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_DMA, 2, async ? 1 : 0, 0, 6, &op));
+  AIR_RETURN_IF_ERROR(air_b_op(b, fn, AIR_OP_DMA, 2 + nr, async ? 1 : 0, 0, 6, &op));
   op->operands[0] = d->dst.memref;
   op->operands[1] = d->src.memref;
+  /* Operand order [dst, src, (src_rank), (dst_rank)] as ir.h lays out. */
+  uint32_t ri = 2;
+  if (d->src_rank) op->flags |= AIR_OPF_SRC_RANK, op->operands[ri++] = d->src_rank;
+  if (d->dst_rank) op->flags |= AIR_OPF_DST_RANK, op->operands[ri++] = d->dst_rank;
   AIR_RETURN_IF_ERROR(slice_lists(b, fn, op, 0, &d->dst));
   AIR_RETURN_IF_ERROR(slice_lists(b, fn, op, 3, &d->src));
   AIR_RETURN_IF_ERROR(set_token_lists(b, fn, op, &d->tokens));

@@ -18,14 +18,18 @@ static bool type_matches(const air_type_info_t* t, air_bwant_t want) {
     case AIR_BW_ANY: return t->kind != AIR_TYPE_NONE;
     case AIR_BW_TOKEN: return t->kind == AIR_TYPE_TOKEN;
     case AIR_BW_INDEX: return t->kind == AIR_TYPE_SCALAR && t->elem == AIR_ELEM_INDEX;
-    case AIR_BW_INTLIKE: return t->kind == AIR_TYPE_SCALAR && !air_elem_is_float(t->elem);
+    /* arith works on signless integers: siN/uiN are storage types (ir.h) */
+    case AIR_BW_INTLIKE:
+      return t->kind == AIR_TYPE_SCALAR && !air_elem_is_float(t->elem) &&
+             !air_elem_is_signed_or_unsigned(t->elem);
     case AIR_BW_INT:
       return t->kind == AIR_TYPE_SCALAR && !air_elem_is_float(t->elem) &&
-             t->elem != AIR_ELEM_INDEX;
+             t->elem != AIR_ELEM_INDEX && !air_elem_is_signed_or_unsigned(t->elem);
     case AIR_BW_FLOAT: return t->kind == AIR_TYPE_SCALAR && air_elem_is_float(t->elem);
     case AIR_BW_SCALAR: return t->kind == AIR_TYPE_SCALAR;
     case AIR_BW_MEMREF: return t->kind == AIR_TYPE_MEMREF;
     case AIR_BW_I1: return t->kind == AIR_TYPE_SCALAR && t->elem == AIR_ELEM_I1;
+    case AIR_BW_UNIVERSE: return t->kind == AIR_TYPE_UNIVERSE;
   }
   return false;
 }
@@ -35,9 +39,10 @@ static const char* want_name(air_bwant_t want) {
     case AIR_BW_ANY: return "a typed value";
     case AIR_BW_TOKEN: return "a token";
     case AIR_BW_INDEX: return "an index";
-    case AIR_BW_INTLIKE: return "an integer or index";
-    case AIR_BW_INT: return "an integer";
+    case AIR_BW_INTLIKE: return "a signless integer or index";
+    case AIR_BW_INT: return "a signless integer";
     case AIR_BW_FLOAT: return "a float";
+    case AIR_BW_UNIVERSE: return "an !air.universe";
     case AIR_BW_SCALAR: return "a scalar";
     case AIR_BW_MEMREF: return "a memref";
     case AIR_BW_I1: return "an i1";

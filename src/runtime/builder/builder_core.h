@@ -45,6 +45,7 @@ typedef enum air_bwant_e {
   AIR_BW_SCALAR,
   AIR_BW_MEMREF,
   AIR_BW_I1,
+  AIR_BW_UNIVERSE,
 } air_bwant_t;
 
 /* INVALID_ARGUMENT unless `b` is usable (non-NULL). */

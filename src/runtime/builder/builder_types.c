@@ -17,12 +17,17 @@ _Static_assert((int)AIR_ELEMENT_NONE == (int)AIR_ELEM_NONE &&
                    (int)AIR_ELEMENT_BF16 == (int)AIR_ELEM_BF16 &&
                    (int)AIR_ELEMENT_F32 == (int)AIR_ELEM_F32 &&
                    (int)AIR_ELEMENT_F64 == (int)AIR_ELEM_F64 &&
+                   (int)AIR_ELEMENT_SI8 == (int)AIR_ELEM_SI8 &&
+                   (int)AIR_ELEMENT_UI8 == (int)AIR_ELEM_UI8 &&
+                   (int)AIR_ELEMENT_UI64 == (int)AIR_ELEM_UI64 &&
                    (int)AIR_ELEMENT_COUNT == (int)AIR_ELEM_COUNT_,
                "air_elem_t must number like air_elem_kind_t");
 _Static_assert((int)AIR_TYPECLASS_NONE == (int)AIR_TYPE_NONE &&
                    (int)AIR_TYPECLASS_TOKEN == (int)AIR_TYPE_TOKEN &&
                    (int)AIR_TYPECLASS_SCALAR == (int)AIR_TYPE_SCALAR &&
-                   (int)AIR_TYPECLASS_MEMREF == (int)AIR_TYPE_MEMREF,
+                   (int)AIR_TYPECLASS_MEMREF == (int)AIR_TYPE_MEMREF &&
+                   (int)AIR_TYPECLASS_UNIVERSE == (int)AIR_TYPE_UNIVERSE &&
+                   (int)AIR_TYPECLASS_TENSOR == (int)AIR_TYPE_TENSOR,
                "air_typeclass_t must number like air_type_kind_t");
 _Static_assert((int)AIR_MEMORY_L3 == (int)AIR_MEM_L3 &&
                    (int)AIR_MEMORY_L2 == (int)AIR_MEM_L2 &&
@@ -44,6 +49,14 @@ air_status_t air_type_token(air_program_t* p, uint32_t flags, air_type_t* out) {
                       "air_type_token: unknown flags 0x%x", flags);
   if (!(*out = air_ir_type_token(p, (flags & AIR_TOKEN_OLD_SPELLING) != 0)))
     return AIR_STATUS_OOM(&p->allocator, "air_type_token");
+  return NULL;
+}
+
+air_status_t air_type_universe(air_program_t* p, air_type_t* out) {
+  if (!p || !out)
+    return AIR_STATUS(p ? &p->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_type_universe: NULL argument");
+  if (!(*out = air_ir_type_universe(p))) return AIR_STATUS_OOM(&p->allocator, "air_type_universe");
   return NULL;
 }
 
@@ -88,6 +101,25 @@ air_status_t air_type_memref(air_program_t* p, air_elem_t elem, uint32_t rank,
   return *out ? NULL : AIR_STATUS_OOM(&p->allocator, "air_type_memref");
 }
 
+air_status_t air_type_memref_unranked(air_program_t* p, air_elem_t elem,
+                                      uint32_t memory_space, air_type_t* out) {
+  if (!p || !out)
+    return AIR_STATUS(p ? &p->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_type_memref_unranked: NULL argument");
+  *out = 0;
+  const air_allocator_t* a = &p->allocator;
+  if (!elem_ok(elem))
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_type_memref_unranked: bad element type %d", (int)elem);
+  if (memory_space > AIR_MEMORY_L1)
+    return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_type_memref_unranked: memory space %u is not L3 (0), L2 (1) or "
+                      "L1 (2)",
+                      memory_space);
+  *out = air_ir_type_memref_unranked(p, (air_elem_kind_t)elem, (int32_t)memory_space);
+  return *out ? NULL : AIR_STATUS_OOM(a, "air_type_memref_unranked");
+}
+
 air_status_t air_type_describe(const air_program_t* p, air_type_t type,
                                air_type_details_t* out) {
   if (!p || !out)
@@ -104,7 +136,7 @@ air_status_t air_type_describe(const air_program_t* p, air_type_t type,
   out->shape = t->shape;
   out->memory_space = (uint32_t)t->memspace;
   out->layout = t->layout;
-  out->flags = t->old_spelling ? AIR_TOKEN_OLD_SPELLING : 0;
+  out->flags = (t->old_spelling ? AIR_TOKEN_OLD_SPELLING : 0) | (t->unranked ? AIR_TYPE_UNRANKED : 0);
   return NULL;
 }
 

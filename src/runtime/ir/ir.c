@@ -46,6 +46,19 @@ bool air_opkind_lookup(const char* name, size_t len, air_opkind_t* out_kind) {
   return false;
 }
 
+air_opdomain_t air_opkind_domain(air_opkind_t k) {
+  if ((k >= AIR_OP_ADDF && k <= AIR_OP_NEGF) || k == AIR_OP_REMF ||
+      (k >= AIR_OP_MATH_ABSF && k <= AIR_OP_MATH_FMA))
+    return AIR_DOMAIN_FLOAT;
+  return AIR_DOMAIN_INT;
+}
+
+uint32_t air_opkind_elementwise_ins(air_opkind_t k) {
+  if (k >= AIR_OP_LINALG_ADD && k <= AIR_OP_LINALG_POWF) return 2;
+  if (k >= AIR_OP_LINALG_EXP && k <= AIR_OP_LINALG_ERF) return 1;
+  return 0;
+}
+
 static const char* const k_cmpi[AIR_CMPI_COUNT_] = {"eq",  "ne",  "slt", "sle", "sgt",
                                                     "sge", "ult", "ule", "ugt", "uge"};
 static const char* const k_cmpf[AIR_CMPF_COUNT_] = {
@@ -94,6 +107,8 @@ static const struct {
     {"", 0, false},     {"i1", 1, false},    {"i8", 1, false},  {"i16", 2, false},
     {"i32", 4, false},  {"i64", 8, false},   {"index", 8, false}, {"f16", 2, true},
     {"bf16", 2, true},  {"f32", 4, true},    {"f64", 8, true},
+    {"si8", 1, false},  {"si16", 2, false},  {"si32", 4, false}, {"si64", 8, false},
+    {"ui8", 1, false},  {"ui16", 2, false},  {"ui32", 4, false}, {"ui64", 8, false},
 };
 
 const char* air_elem_name(air_elem_kind_t e) {
@@ -105,6 +120,18 @@ uint32_t air_elem_size(air_elem_kind_t e) {
 bool air_elem_is_float(air_elem_kind_t e) {
   return (unsigned)e < AIR_ELEM_COUNT_ && k_elems[e].is_float;
 }
+bool air_elem_is_signed_or_unsigned(air_elem_kind_t e) {
+  return e >= AIR_ELEM_SI8 && e <= AIR_ELEM_UI64;
+}
+bool air_elem_is_unsigned(air_elem_kind_t e) { return e >= AIR_ELEM_UI8 && e <= AIR_ELEM_UI64; }
+air_elem_kind_t air_elem_signless(air_elem_kind_t e) {
+  static const air_elem_kind_t k_by_width[4] = {AIR_ELEM_I8, AIR_ELEM_I16, AIR_ELEM_I32,
+                                                AIR_ELEM_I64};
+  if (e >= AIR_ELEM_SI8 && e <= AIR_ELEM_SI64) return k_by_width[e - AIR_ELEM_SI8];
+  if (e >= AIR_ELEM_UI8 && e <= AIR_ELEM_UI64) return k_by_width[e - AIR_ELEM_UI8];
+  return e;
+}
+
 air_elem_kind_t air_elem_lookup(const char* s, size_t len) {
   for (int i = 1; i < AIR_ELEM_COUNT_; ++i)
     if (strlen(k_elems[i].name) == len && memcmp(k_elems[i].name, s, len) == 0)
@@ -189,6 +216,7 @@ static uint64_t type_hash(const air_type_info_t* t) {
   MIX(t->elem);
   MIX(t->old_spelling);
   MIX(t->rank);
+  MIX(t->unranked);
   MIX((uint32_t)t->memspace);
   for (uint32_t i = 0; i < t->rank; ++i) MIX(t->shape[i]);
   for (const char* c = t->layout; c && *c; ++c) MIX(*c);
@@ -198,7 +226,8 @@ static uint64_t type_hash(const air_type_info_t* t) {
 
 static bool type_equal(const air_type_info_t* u, const air_type_info_t* t) {
   return u->kind == t->kind && u->elem == t->elem && u->old_spelling == t->old_spelling &&
-         u->rank == t->rank && u->memspace == t->memspace && same_str(u->layout, t->layout) &&
+         u->rank == t->rank && u->unranked == t->unranked && u->memspace == t->memspace &&
+         same_str(u->layout, t->layout) &&
          (!t->rank || memcmp(u->shape, t->shape, t->rank * sizeof(int64_t)) == 0);
 }
 
@@ -248,6 +277,12 @@ air_tid_t air_ir_type_token(air_program_t* p, bool old_spelling) {
   return intern(p, &t);
 }
 
+air_tid_t air_ir_type_universe(air_program_t* p) {
+  air_type_info_t t = {0};
+  t.kind = AIR_TYPE_UNIVERSE;
+  return intern(p, &t);
+}
+
 air_tid_t air_ir_type_scalar(air_program_t* p, air_elem_kind_t elem) {
   if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_) return 0;
   air_type_info_t t = {0};
@@ -266,6 +301,32 @@ air_tid_t air_ir_type_memref(air_program_t* p, air_elem_kind_t elem, uint32_t ra
   t.shape = shape;
   t.memspace = memspace;
   t.layout = layout;
+  return intern(p, &t);
+}
+
+air_tid_t air_ir_type_memref_unranked(air_program_t* p, air_elem_kind_t elem,
+                                      int32_t memspace) {
+  if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_) return 0;
+  air_type_info_t t = {0};
+  t.kind = AIR_TYPE_MEMREF;
+  t.elem = elem;
+  t.unranked = true;
+  t.memspace = memspace;
+  return intern(p, &t);
+}
+
+air_tid_t air_ir_type_tensor(air_program_t* p, air_elem_kind_t elem, bool unranked,
+                             uint32_t rank, const int64_t* shape, const char* encoding) {
+  if (elem <= AIR_ELEM_NONE || elem >= AIR_ELEM_COUNT_ || (rank && !shape) ||
+      (unranked && (rank || encoding)))
+    return 0;
+  air_type_info_t t = {0};
+  t.kind = AIR_TYPE_TENSOR;
+  t.elem = elem;
+  t.unranked = unranked;
+  t.rank = rank;
+  t.shape = shape;
+  t.layout = encoding;
   return intern(p, &t);
 }
 

@@ -76,10 +76,67 @@
  *               operands = [dims..., symbols...]; regions = [then, (else)].
  *   AFFINE_FOR  lists[0] = [lower, upper] (constants or values); iaux[1] = step;
  *               operands = [inits...]; block args = [iv, iters...]; results.
- *   LINALG      fill/copy/matmul/generic. iaux[0] = #ins; operands = [ins...,
+ *   LINALG      fill/copy/matmul/generic and the named elementwise ops
+ *               (linalg.add, linalg.exp, ...). iaux[0] = #ins; operands = [ins...,
  *               outs...]; attrs = everything in the attribute dictionary
  *               (indexing_maps, iterator_types, ...); generic: regions[0] with one
- *               block arg per operand, ending in LINALG_YIELD.
+ *               block arg per operand, ending in LINALG_YIELD. On tensors the ops
+ *               have one result per outs operand.
+ *
+ * Classes added for issue 12 (mlir-air's programs beyond the core set):
+ *   TERNARY     math.fma: operands = [a, b, c], one type; results = [v].
+ *   SWITCH      scf.index_switch: operands = [arg]; value = DENSE (i64) case
+ *               values; regions = [case_0..case_{n-1}, default], each ending in
+ *               scf.yield; results.
+ *   FORALL      scf.forall: iaux[0] = n = #ivs; iaux[1] = 1 when written in the
+ *               normalised form `in (ubs)` (lbs 0, steps 1); lists[0..2] = lower
+ *               bounds, upper bounds, steps (mixed static/dynamic);
+ *               operands = shared_outs inits; block args = [ivs(n), outs...];
+ *               results = one per shared_out; the body ends with IN_PARALLEL.
+ *   IN_PARALLEL scf.forall.in_parallel: the terminator of scf.forall; regions[0]
+ *               holds parallel_insert_slice ops and no terminator.
+ *   LINALG_INDEX linalg.index: iaux[0] = the loop dimension; results = [index].
+ *   GLOBAL      memref.global: sym; types[0] = the memref type (n_types 1);
+ *               iaux[0] = visibility (0 public, 1 private, 2 nested), iaux[1] =
+ *               flags AIR_GLOBAL_*; value = the initial value (kept as written,
+ *               dense<...> is OPAQUE text) when AIR_GLOBAL_INIT.
+ *   GET_GLOBAL  memref.get_global: sym; results = [memref].
+ *   MEMREF_RESHAPE memref.reshape: operands = [src, shape]; results = [view].
+ *   TRANSPOSE   memref.transpose: operands = [src]; value = the permutation map;
+ *               results = [view].
+ *   EXTRACT_META memref.extract_strided_metadata: operands = [src]; results =
+ *               [base (0-d memref), offset, sizes(rank), strides(rank)].
+ *   REINTERPRET memref.reinterpret_cast: operands = [src]; lists[0..2] = offset
+ *               (one entry), sizes, strides; results = [view].
+ *   CUSTOM      air.custom: sym optional; operands = the custom operands;
+ *               toks[DEP]; results = [token] if async.
+ *   TENSOR_EMPTY tensor.empty: operands = dynamic sizes; results = [tensor].
+ *   SLICE       tensor.extract_slice: operands = [src]; lists[0..2] = offsets,
+ *               sizes, strides; results = [tensor].
+ *   INSERT_SLICE tensor.insert_slice / parallel_insert_slice: operands = [src,
+ *               dest]; lists[0..2]; results = [tensor] (insert_slice only).
+ *   BUFFERIZE   bufferization.to_tensor / to_memref: operands = [x]; results =
+ *               [y]; iaux[0] = 1 when both types were written (`: T to U`);
+ *               iaux[1] = keywords written: 1 restrict, 2 writable, 4 read_only.
+ * A bodiless air.launch/segment/herd (n_regions 0) keeps the names written for
+ * its ids and sizes in `text`, space separated (ids first), so it prints back.
+ * A `module` op may also appear inside the top module when a file holds several
+ * top-level operations (MLIR's implicit module).
+ *
+ * Ranks (issue 13, scale-out above the launch):
+ *   HIER        air.rank shares the launch/segment/herd layout (ids, sizes,
+ *               args; isolated body ending in RANK_TERM) and adds an optional
+ *               universe: with AIR_OPF_UNIVERSE the last operand is the
+ *               `universe(%u)` value, which is not a block argument. Use
+ *               air_ir_hier_nargs() for the number of args of any HIER op.
+ *   UNIVERSE    air.universe.alloc: operands = [size (index)]; results =
+ *               [!air.universe].
+ *   DMA         src_rank / dst_rank written as attributes (`{src_rank = 1 :
+ *               i64}`) stay in attrs; written as operands (`src_rank(%r)`) they
+ *               follow [dst, src]: AIR_OPF_SRC_RANK adds the source's rank,
+ *               then AIR_OPF_DST_RANK the destination's (air_ir_dma_rank()).
+ *   ALLOC       `{air.symmetric}` (unit attribute) marks a symmetric-heap
+ *               allocation.
  */
 #ifndef AIR_RUNTIME_IR_IR_H_
 #define AIR_RUNTIME_IR_IR_H_
@@ -106,6 +163,13 @@ typedef enum air_opcls_e {
   AIR_OPC_DEALLOC, AIR_OPC_LOAD, AIR_OPC_STORE, AIR_OPC_COPY, AIR_OPC_SUBVIEW,
   AIR_OPC_FOR, AIR_OPC_PARALLEL, AIR_OPC_REDUCE, AIR_OPC_IF, AIR_OPC_AFFINE_APPLY,
   AIR_OPC_AFFINE_IF, AIR_OPC_AFFINE_FOR, AIR_OPC_LINALG, AIR_OPC_RESHAPE,
+  /* ranks (issue 13) */
+  AIR_OPC_UNIVERSE,
+  /* coverage (issue 12) */
+  AIR_OPC_TERNARY, AIR_OPC_SWITCH, AIR_OPC_FORALL, AIR_OPC_IN_PARALLEL,
+  AIR_OPC_LINALG_INDEX, AIR_OPC_GLOBAL, AIR_OPC_GET_GLOBAL, AIR_OPC_MEMREF_RESHAPE,
+  AIR_OPC_TRANSPOSE, AIR_OPC_EXTRACT_META, AIR_OPC_REINTERPRET, AIR_OPC_CUSTOM,
+  AIR_OPC_TENSOR_EMPTY, AIR_OPC_SLICE, AIR_OPC_INSERT_SLICE, AIR_OPC_BUFFERIZE,
 } air_opcls_t;
 
 typedef enum air_opkind_e {
@@ -115,11 +179,20 @@ typedef enum air_opkind_e {
   AIR_OP_COUNT_
 } air_opkind_t;
 
+/* memref.global flags (iaux[1]). */
+enum { AIR_GLOBAL_CONSTANT = 1u << 0, AIR_GLOBAL_INIT = 1u << 1, AIR_GLOBAL_UNINIT = 1u << 2 };
+
 /* "arith.addi" etc. ("" for OPAQUE). */
 const char* air_opkind_name(air_opkind_t kind);
 air_opcls_t air_opkind_class(air_opkind_t kind);
 /* Looks an op name up; returns false when it is not one we support. */
 bool air_opkind_lookup(const char* name, size_t len, air_opkind_t* out_kind);
+
+/* What the operands of a BINARY/UNARY/TERNARY op must be. */
+typedef enum air_opdomain_e { AIR_DOMAIN_INT, AIR_DOMAIN_FLOAT } air_opdomain_t;
+air_opdomain_t air_opkind_domain(air_opkind_t kind);
+/* linalg.add etc.: the number of ins (1 or 2); 0 for other ops. */
+uint32_t air_opkind_elementwise_ins(air_opkind_t kind);
 
 /* arith.cmpi predicates, in MLIR's numbering. */
 typedef enum air_cmpi_pred_e {
@@ -152,8 +225,11 @@ typedef uint32_t air_vid_t; /* index into program->values; 0 = none */
 typedef enum air_type_kind_e {
   AIR_TYPE_NONE = 0,
   AIR_TYPE_TOKEN,  /* !air.token, or !air.async.token when `old_spelling` */
-  AIR_TYPE_SCALAR, /* index, iN, f16, bf16, f32, f64 */
+  AIR_TYPE_SCALAR, /* index, iN, siN, uiN, f16, bf16, f32, f64 */
   AIR_TYPE_MEMREF,
+  AIR_TYPE_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
+  AIR_TYPE_TENSOR, /* tensor<4x?xf32> / tensor<*xf32>: value semantics, no memory
+                      space; `layout` holds an encoding when one is written */
 } air_type_kind_t;
 
 /* Scalar element types. Matches the public air_elem_t of air/types.h. */
@@ -161,6 +237,12 @@ typedef enum air_elem_e {
   AIR_ELEM_NONE = 0,
   AIR_ELEM_I1, AIR_ELEM_I8, AIR_ELEM_I16, AIR_ELEM_I32, AIR_ELEM_I64,
   AIR_ELEM_INDEX, AIR_ELEM_F16, AIR_ELEM_BF16, AIR_ELEM_F32, AIR_ELEM_F64,
+  /* Signed / unsigned integers (`si8`, `ui8`, ...): storage types of memrefs and
+   * function boundaries. arith works on signless integers only, so values of these
+   * types are loaded, stored, copied and passed, and loads extend them by their
+   * signedness. */
+  AIR_ELEM_SI8, AIR_ELEM_SI16, AIR_ELEM_SI32, AIR_ELEM_SI64,
+  AIR_ELEM_UI8, AIR_ELEM_UI16, AIR_ELEM_UI32, AIR_ELEM_UI64,
   AIR_ELEM_COUNT_
 } air_elem_kind_t;
 
@@ -173,8 +255,9 @@ typedef struct air_type_info_t {
   air_type_kind_t kind;
   air_elem_kind_t elem;   /* SCALAR: the type; MEMREF: the element type */
   bool old_spelling;      /* TOKEN: written !air.async.token */
-  uint32_t rank;          /* MEMREF */
-  const int64_t* shape;   /* MEMREF: rank dims, AIR_DIM_DYNAMIC for `?` */
+  uint32_t rank;          /* MEMREF/TENSOR (0 when unranked) */
+  bool unranked;          /* MEMREF/TENSOR: `memref<*xf32>` (no rank, no shape) */
+  const int64_t* shape;   /* MEMREF/TENSOR: rank dims, AIR_DIM_DYNAMIC for `?` */
   int32_t memspace;       /* MEMREF: 0, 1, 2 (other values kept for the verifier) */
   const char* layout;     /* MEMREF: layout text (e.g. "strided<[64, 1], offset: ?>"
                              or "#map"), NULL for the identity layout */
@@ -186,6 +269,11 @@ uint32_t air_elem_size(air_elem_kind_t elem);
 bool air_elem_is_float(air_elem_kind_t elem);
 /* Parses "f32", "i8", "index", ...; returns AIR_ELEM_NONE when unknown. */
 air_elem_kind_t air_elem_lookup(const char* s, size_t len);
+/* siN / uiN. */
+bool air_elem_is_signed_or_unsigned(air_elem_kind_t elem);
+bool air_elem_is_unsigned(air_elem_kind_t elem);
+/* The signless integer of the same width (si8 -> i8, ui32 -> i32); others as is. */
+air_elem_kind_t air_elem_signless(air_elem_kind_t elem);
 
 /*---------------------------------------------------------------------------*/
 /* Affine maps and sets                                                      */
@@ -305,6 +393,10 @@ enum {
   AIR_OPF_HAS_DEST = 1u << 2, /* put with `dest(...)` */
   AIR_OPF_PRIVATE = 1u << 3,  /* func.func private */
   AIR_OPF_EXPLICIT_MODULE = 1u << 4, /* `module { }` written */
+  /* ranks (issue 13) */
+  AIR_OPF_UNIVERSE = 1u << 8,  /* air.rank: last operand is `universe(%u)` */
+  AIR_OPF_SRC_RANK = 1u << 9,  /* dma: `src_rank(%r)` operand */
+  AIR_OPF_DST_RANK = 1u << 10, /* dma: `dst_rank(%r)` operand */
 };
 
 struct air_block_t {
@@ -382,10 +474,17 @@ char* air_ir_strndup(air_program_t* p, const char* s, size_t len);
 
 /* Interned types; 0 when out of memory. */
 air_tid_t air_ir_type_token(air_program_t* p, bool old_spelling);
+air_tid_t air_ir_type_universe(air_program_t* p);
 air_tid_t air_ir_type_scalar(air_program_t* p, air_elem_kind_t elem);
 air_tid_t air_ir_type_memref(air_program_t* p, air_elem_kind_t elem, uint32_t rank,
                              const int64_t* shape, int32_t memspace,
                              const char* layout);
+/* `memref<*xT, space>`. */
+air_tid_t air_ir_type_memref_unranked(air_program_t* p, air_elem_kind_t elem,
+                                      int32_t memspace);
+/* `tensor<shape x T>` (`encoding` may be NULL), or `tensor<*xT>` when unranked. */
+air_tid_t air_ir_type_tensor(air_program_t* p, air_elem_kind_t elem, bool unranked,
+                             uint32_t rank, const int64_t* shape, const char* encoding);
 static inline const air_type_info_t* air_ir_type(const air_program_t* p, air_tid_t t) {
   return &p->types[t < p->n_types ? t : 0];
 }
@@ -433,6 +532,27 @@ int32_t air_ir_alias_find(const air_program_t* p, const char* name, size_t len);
 static inline air_op_t* air_ir_block_terminator(const air_block_t* b) {
   return b ? b->last : NULL;
 }
+/* The number of `args(...)` of a launch/segment/herd/rank (operands after the
+ * sizes, less an air.rank's universe). */
+static inline uint32_t air_ir_hier_nargs(const air_op_t* op) {
+  uint32_t skip = op->iaux[0] + (op->kind == AIR_OP_RANK && (op->flags & AIR_OPF_UNIVERSE) ? 1u : 0u);
+  return op->n_operands > skip ? op->n_operands - skip : 0;
+}
+/* air.rank's universe operand, or 0. */
+static inline air_vid_t air_ir_rank_universe(const air_op_t* op) {
+  return op->kind == AIR_OP_RANK && (op->flags & AIR_OPF_UNIVERSE) && op->n_operands
+             ? op->operands[op->n_operands - 1]
+             : 0;
+}
+/* A dma's `src_rank(%r)` (dst = false) or `dst_rank(%r)` operand, or 0. */
+static inline air_vid_t air_ir_dma_rank(const air_op_t* op, bool dst) {
+  uint32_t i = 2;
+  if (op->kind != AIR_OP_DMA) return 0;
+  if (!dst) return (op->flags & AIR_OPF_SRC_RANK) && op->n_operands > i ? op->operands[i] : 0;
+  if (op->flags & AIR_OPF_SRC_RANK) ++i;
+  return (op->flags & AIR_OPF_DST_RANK) && op->n_operands > i ? op->operands[i] : 0;
+}
+
 /* The innermost op that encloses `op` (NULL at module level). */
 static inline air_op_t* air_ir_parent_op(const air_op_t* op) {
   return op->parent ? op->parent->parent : NULL;

@@ -10,6 +10,8 @@
 #include "runtime/text/parse_attr.h"
 #include "runtime/text/parse_core.h"
 #include "runtime/text/parse_ctrl.h"
+#include "runtime/text/parse_linalg.h"
+#include "runtime/text/parse_mem.h"
 #include "runtime/text/parse_ops.h"
 #include "runtime/text/parse_parts.h"
 #include "runtime/text/parse_ssa.h"
@@ -88,14 +90,18 @@ static air_parse_op_fn op_fn(air_opcls_t cls) {
   air_parse_op_fn fn = air_parse_air_fn(cls);
   if (!fn) fn = air_parse_ops_fn(cls);
   if (!fn) fn = air_parse_ctrl_fn(cls);
+  if (!fn) fn = air_parse_linalg_fn(cls);
+  if (!fn) fn = air_parse_mem_fn(cls);
   return fn;
 }
 
 static uint32_t op_hash(const char* s, size_t len) {
   uint32_t h = 2166136261u;
   for (size_t i = 0; i < len; ++i) h = (h ^ (unsigned char)s[i]) * 16777619u;
-  return (h ^ (h >> 15)) & 255;
+  return (h ^ (h >> 15)) & (AIR_PARSE_OP_SLOTS - 1);
 }
+
+_Static_assert(2 * AIR_OP_COUNT_ <= AIR_PARSE_OP_SLOTS, "op-name table must stay half empty");
 
 static void op_table_init(air_parser_t* P) {
   memset(P->op_slots, 0xff, sizeof(P->op_slots));
@@ -105,7 +111,7 @@ static void op_table_init(air_parser_t* P) {
     P->op_len[k] = (uint8_t)len;
     if (!len) continue;
     uint32_t i = op_hash(n, len);
-    while (P->op_slots[i] >= 0) i = (i + 1) & 255;
+    while (P->op_slots[i] >= 0) i = (i + 1) & (AIR_PARSE_OP_SLOTS - 1);
     P->op_slots[i] = (int16_t)k;
   }
 }
@@ -115,7 +121,7 @@ static bool op_lookup(const air_parser_t* P, const char* s, size_t len, air_opki
     *out = len == 6 ? AIR_OP_RETURN : AIR_OP_CALL; /* func ops as MLIR prints them */
     return true;
   }
-  for (uint32_t i = op_hash(s, len); P->op_slots[i] >= 0; i = (i + 1) & 255) {
+  for (uint32_t i = op_hash(s, len); P->op_slots[i] >= 0; i = (i + 1) & (AIR_PARSE_OP_SLOTS - 1)) {
     int k = P->op_slots[i];
     if (P->op_len[k] == len && memcmp(air_opkind_name((air_opkind_t)k), s, len) == 0) {
       *out = (air_opkind_t)k;
@@ -124,6 +130,8 @@ static bool op_lookup(const air_parser_t* P, const char* s, size_t len, air_opki
   }
   return false;
 }
+
+static air_status_t parse_module(air_parser_t* P, air_block_t* blk);
 
 /* Whether a word is spelled like an operation of some dialect, `dialect.op`: an
  * identifier, a dot, more name. Only such words are kept as another dialect's
@@ -163,10 +171,14 @@ static air_status_t parse_op(air_parser_t* P, air_block_t* blk) {
   if (name.kind != AIR_TK_BARE) return air_parse_fail(P, "an operation name");
   air_opkind_t kind;
   bool known = op_lookup(P, name.s, name.len, &kind);
-  if (known && kind == AIR_OP_MODULE)
-    return PERR_TOK(P, "nested 'module' operations are not supported");
+  if (known && kind == AIR_OP_MODULE) {
+    if (b.n) return PERR_TOK(P, "'module' has no results");
+    if (!blk->parent || blk->parent->kind != AIR_OP_MODULE)
+      return PERR_TOK(P, "a 'module' may only appear at module level");
+    return parse_module(P, blk);
+  }
   if (!known) {
-    bool top = blk == P->p->module->regions[0];
+    bool top = blk->parent && blk->parent->kind == AIR_OP_MODULE;
     bool air = name.len > 4 && memcmp(name.s, "air.", 4) == 0;
     bool op_like = looks_like_op_name(name.s, name.len);
     if (top && !air && b.n == 0 && op_like) return parse_opaque(P, blk, &name);
@@ -205,14 +217,16 @@ static air_status_t skip_file_meta(air_parser_t* P) {
   return PERR_TOK(P, "unterminated '{-#' block: expected '#-}'");
 }
 
-static air_status_t parse_module(air_parser_t* P) {
+/* `module [@name] [attributes {...}] { ... }` as an op of `blk` (nested modules
+ * and the several modules of a file with implicit top module). */
+static air_status_t parse_module(air_parser_t* P, air_block_t* blk) {
   air_program_t* p = P->p;
-  air_op_t* m = p->module;
-  air_block_t* body = m->regions[0];
   air_token_t at = P->tok;
   air_parse_next(P);
-  m->line = at.line;
-  m->col = at.col;
+  air_op_t* m;
+  TRY(air_parse_new_op(P, blk, AIR_OP_MODULE, &at, 0, 0, 1, 0, &m));
+  if (!(m->regions[0] = air_ir_block_new(p, m, 0))) return air_parse_oom(P);
+  air_block_t* body = m->regions[0];
   m->flags |= AIR_OPF_EXPLICIT_MODULE;
   if (P->tok.kind == AIR_TK_AT) {
     if (!(m->sym = air_parse_sym_dup(P, &P->tok))) return air_parse_oom(P);
@@ -225,6 +239,10 @@ static air_status_t parse_module(air_parser_t* P) {
   }
   air_token_t open = P->tok;
   TRY(air_parse_expect(P, AIR_TK_LBRACE, "'{' to begin the module body"));
+  if (++P->depth > AIR_PARSE_MAX_DEPTH)
+    return PERR(P, open.line, open.col, "modules are nested more than %d deep",
+                AIR_PARSE_MAX_DEPTH);
+  TRY(air_parse_scope_push(P, true)); /* a module is IsolatedFromAbove */
   while (P->tok.kind != AIR_TK_RBRACE) {
     if (P->tok.kind == AIR_TK_EOF)
       return PERR_TOK(P, "unexpected end of input: expected '}' to close the module opened "
@@ -236,30 +254,44 @@ static air_status_t parse_module(air_parser_t* P) {
       TRY(parse_op(P, body));
   }
   air_parse_next(P);
+  TRY(air_parse_scope_pop(P));
+  P->depth--;
   return NULL;
+}
+
+/* A file holding exactly one operation, a module, is that module; any other
+ * set of top-level operations (several modules among them, as MLIR allows) is
+ * the body of an implicit module. */
+static void adopt_single_module(air_program_t* p) {
+  air_op_t* top = p->module;
+  air_block_t* body = top->regions[0];
+  air_op_t* only = body->first;
+  if (!only || only != body->last || only->kind != AIR_OP_MODULE) return;
+  top->line = only->line;
+  top->col = only->col;
+  top->flags |= only->flags;
+  top->sym = only->sym;
+  top->attrs = only->attrs;
+  top->n_attrs = only->n_attrs;
+  top->regions[0] = only->regions[0];
+  top->regions[0]->parent = top;
 }
 
 static air_status_t parse_top(air_parser_t* P) {
   air_block_t* body = P->p->module->regions[0];
-  bool seen_module = false;
   TRY(air_parse_scope_push(P, true));
   while (P->tok.kind != AIR_TK_EOF) {
     if (P->tok.kind == AIR_TK_FILE_META) {
       TRY(skip_file_meta(P));
     } else if (P->tok.kind == AIR_TK_HASH || P->tok.kind == AIR_TK_BANG) {
       TRY(air_parse_alias_def(P));
-    } else if (air_parse_is_kw(P, "module")) {
-      if (seen_module || body->first)
-        return PERR_TOK(P, "'module' must be the only top-level operation");
-      TRY(parse_module(P));
-      seen_module = true;
-    } else if (seen_module) {
-      return air_parse_fail(P, "end of input after the module");
     } else {
       TRY(parse_op(P, body));
     }
   }
-  return air_parse_scope_pop(P);
+  TRY(air_parse_scope_pop(P));
+  adopt_single_module(P->p);
+  return NULL;
 }
 
 static bool contains(const char* s, size_t n, const char* w) {

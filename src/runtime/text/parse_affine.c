@@ -205,10 +205,9 @@ static air_status_t aff_id_list(air_parser_t* P, air_tk_t close, const char** na
                                                            : "']' after the symbols");
 }
 
-air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
-  bool is_set = air_parse_tok_is(&P->tok, "affine_set");
-  air_parse_next(P);
-  TRY(air_parse_expect(P, AIR_TK_LESS, is_set ? "'<' after 'affine_set'" : "'<' after 'affine_map'"));
+/* The map or set after `affine_map<` / `affine_set<`, or a bare map (`bare`:
+ * no closing '>'), from the '(' of its dimensions. */
+static air_status_t affine_body(air_parser_t* P, bool is_set, bool bare, air_attr_t* out) {
   affine_ids_t ids;
   ids.ssa = NULL;
   if (P->tok.kind != AIR_TK_LPAREN) return air_parse_fail(P, "'(' to begin the dimensions");
@@ -250,7 +249,7 @@ air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
     } while (air_parse_accept(P, AIR_TK_COMMA));
   }
   TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after an affine expression"));
-  TRY(air_parse_expect(P, AIR_TK_GREATER, "'>' to close the affine map"));
+  if (!bare) TRY(air_parse_expect(P, AIR_TK_GREATER, "'>' to close the affine map"));
   uint32_t n = P->n_ixs - mark;
   const air_aff_t** exprs = n ? air_ir_alloc(P->p, n * sizeof(*exprs)) : NULL;
   if (n && !exprs) return air_parse_oom(P);
@@ -280,6 +279,17 @@ air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
   }
   P->n_ixs = mark;
   return NULL;
+}
+
+air_status_t air_parse_affine(air_parser_t* P, air_attr_t* out) {
+  bool is_set = air_parse_tok_is(&P->tok, "affine_set");
+  air_parse_next(P);
+  TRY(air_parse_expect(P, AIR_TK_LESS, is_set ? "'<' after 'affine_set'" : "'<' after 'affine_map'"));
+  return affine_body(P, is_set, false, out);
+}
+
+air_status_t air_parse_affine_map_bare(air_parser_t* P, air_attr_t* out) {
+  return affine_body(P, false, true, out);
 }
 
 air_status_t air_parse_affine_subscripts(air_parser_t* P, air_attr_t* out, uint32_t* n_dims,

@@ -167,6 +167,15 @@ static bool looks_like_inline_attr(air_parser_t* P) {
   return next.kind == AIR_TK_MINUS && next.s == P->tok.s + P->tok.len;
 }
 
+/* Where the name of block argument k (ids, sizes, args) of a hierarchy op sits
+ * on the ref stack: ids and sizes in their lists, args as (name, value) pairs. */
+static uint32_t hier_arg_ref(uint32_t k, uint32_t nd, uint32_t id_base, uint32_t size_base,
+                             uint32_t arg_base) {
+  if (k < nd) return id_base + k;
+  if (k < 2 * nd) return size_base + (k - nd);
+  return arg_base + 2 * (k - 2 * nd);
+}
+
 static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
                             const air_token_t* at, const air_pbinds_t* b) {
   hdr_t h = {0};
@@ -174,12 +183,22 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
   bool has_space = false, has_args = false, has_types = false;
   uint32_t nd = 0, id_base = 0, size_base = 0, size_ix = 0;
   uint32_t na = 0, arg_base = 0, ty_base = 0;
+  bool has_universe = false;
+  air_pref_t universe = {0};
   for (;;) {
     bool took;
     TRY(async_clause(P, &h, true, &took));
     if (took) continue;
     if (P->tok.kind == AIR_TK_AT) {
       TRY(sym_clause(P, &h));
+    } else if (kind == AIR_OP_RANK && air_parse_is_kw(P, "universe")) {
+      /* air.rank universe(%u): the ranks of an air.universe.alloc. */
+      if (has_universe) return PERR_TOK(P, "'universe' is already given");
+      has_universe = true;
+      air_parse_next(P);
+      TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'universe'"));
+      TRY(air_parse_ref(P, &universe));
+      TRY(air_parse_expect(P, AIR_TK_RPAREN, "')' after the universe"));
     } else if (P->tok.kind == AIR_TK_LPAREN || air_parse_is_kw(P, "tile") ||
                air_parse_is_kw(P, "unroll")) {
       if (has_space) return PERR_TOK(P, "the iteration space is already given");
@@ -248,14 +267,25 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
   }
   TRY(settle_async(P, &h, at, b));
   bool body = P->tok.kind == AIR_TK_LBRACE;
-  if (!body && !(kind == AIR_OP_LAUNCH && h.sym))
+  /* Without a body (a launch naming its symbol, or what fusion passes leave) the
+   * op ends its line; anything else there is a missing '{'. air.rank always has
+   * one. */
+  if (!body && (kind == AIR_OP_RANK || !(P->tok.line > P->prev_line ||
+                                          P->tok.kind == AIR_TK_RBRACE ||
+                                          P->tok.kind == AIR_TK_EOF)))
     return air_parse_fail(P, kind == AIR_OP_HERD      ? "'{' to begin the body of 'air.herd'"
                              : kind == AIR_OP_SEGMENT ? "'{' to begin the body of 'air.segment'"
+                             : kind == AIR_OP_RANK    ? "'{' to begin the body of 'air.rank'"
                                                       : "'{' to begin the body of 'air.launch'");
   air_op_t* op;
   bool async = h.flags & AIR_OPF_ASYNC;
-  TRY(air_parse_new_op(P, blk, kind, at, nd + na, async ? 1 : 0, body ? 1 : 0, 0, &op));
+  uint32_t nu = has_universe ? 1 : 0;
+  TRY(air_parse_new_op(P, blk, kind, at, nd + na + nu, async ? 1 : 0, body ? 1 : 0, 0, &op));
   apply_hdr(op, &h);
+  if (has_universe) {
+    op->flags |= AIR_OPF_UNIVERSE;
+    TRY(air_parse_use(P, &universe, air_ir_type_universe(P->p), &op->operands[nd + na]));
+  }
   op->iaux[0] = nd;
   for (uint32_t i = 0; i < nd; ++i) op->operands[i] = P->ixs[size_ix + i].value;
   for (uint32_t i = 0; i < na; ++i) {
@@ -263,6 +293,23 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
     TRY(air_parse_use(P, &r, has_types ? P->tys[ty_base + i] : 0, &op->operands[nd + i]));
   }
   TRY(air_parse_flush_attrs(P, op, amark));
+  if (!body && nd + na) {
+    /* Keep the names written for the ids, sizes and args so the op prints back. */
+    size_t len = 0;
+    for (uint32_t k = 0; k < 2 * nd + na; ++k) len += P->refs[hier_arg_ref(k, nd, id_base,
+                                                        size_base, arg_base)].len + 1;
+    char* names = air_ir_alloc(P->p, len + 1);
+    if (!names) return air_parse_oom(P);
+    char* q = names;
+    for (uint32_t k = 0; k < 2 * nd + na; ++k) {
+      const air_pref_t* r = &P->refs[hier_arg_ref(k, nd, id_base, size_base, arg_base)];
+      if (k) *q++ = ' ';
+      memcpy(q, r->s, r->len);
+      q += r->len;
+    }
+    *q = 0;
+    op->text = names;
+  }
   if (body) {
     /* Block arguments: ids, sizes, then args. */
     air_region_spec_t rs = {0};
@@ -287,6 +334,7 @@ static air_status_t op_hier(air_parser_t* P, air_block_t* blk, air_opkind_t kind
     rs.isolated = true;
     rs.term = kind == AIR_OP_LAUNCH    ? AIR_OP_LAUNCH_TERM
               : kind == AIR_OP_SEGMENT ? AIR_OP_SEGMENT_TERM
+              : kind == AIR_OP_RANK    ? AIR_OP_RANK_TERM
                                        : AIR_OP_HERD_TERM;
     rs.implicit = true;
     TRY(air_parse_region(P, op, 0, &rs));
@@ -388,7 +436,21 @@ static air_status_t op_dma(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   TRY(air_parse_expect(P, AIR_TK_COMMA, "',' between the destination and the source"));
   TRY(memref_access(P, &src, lists + 3));
   TRY(air_parse_expect(P, AIR_TK_RPAREN, "')' after the source"));
-  TRY(clauses(P, &h));
+  /* `src_rank(%r)` / `dst_rank(%r)`: a peer rank given by a value (issue 13);
+   * the constant form is the attribute `{src_rank = 1 : i64}`. */
+  air_pref_t rank_ref[2];
+  bool has_rank[2] = {false, false};
+  for (;;) {
+    TRY(clauses(P, &h));
+    int w = air_parse_is_kw(P, "src_rank") ? 0 : air_parse_is_kw(P, "dst_rank") ? 1 : -1;
+    if (w < 0 || air_parse_peek(P).kind != AIR_TK_LPAREN) break;
+    if (has_rank[w]) return PERR_TOK(P, "'%s' is already given", w ? "dst_rank" : "src_rank");
+    has_rank[w] = true;
+    air_parse_next(P);
+    air_parse_next(P);
+    TRY(air_parse_ref(P, &rank_ref[w]));
+    TRY(air_parse_expect(P, AIR_TK_RPAREN, "')' after the rank"));
+  }
   TRY(air_parse_opt_attr_dict(P));
   uint32_t nt, tb;
   TRY(io_types(P, &nt, &tb));
@@ -397,10 +459,16 @@ static air_status_t op_dma(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   TRY(settle_async(P, &h, at, b));
   air_op_t* op;
   bool async = h.flags & AIR_OPF_ASYNC;
-  TRY(air_parse_new_op(P, blk, kind, at, 2, async ? 1 : 0, 0, 6, &op));
+  uint32_t nr = (uint32_t)has_rank[0] + (uint32_t)has_rank[1];
+  TRY(air_parse_new_op(P, blk, kind, at, 2 + nr, async ? 1 : 0, 0, 6, &op));
   apply_hdr(op, &h);
   TRY(air_parse_use(P, &dst, nt ? P->tys[tb] : 0, &op->operands[0]));
   TRY(air_parse_use(P, &src, nt ? P->tys[tb + 1] : 0, &op->operands[1]));
+  for (uint32_t w = 0, i = 2; w < 2; ++w) {
+    if (!has_rank[w]) continue;
+    op->flags |= w ? AIR_OPF_DST_RANK : AIR_OPF_SRC_RANK;
+    TRY(air_parse_use(P, &rank_ref[w], P->t_index, &op->operands[i++]));
+  }
   for (int i = 0; i < 6; ++i) op->lists[i] = lists[i];
   TRY(air_parse_flush_attrs(P, op, amark));
   return token_results(P, op, b);
@@ -489,6 +557,71 @@ static air_status_t op_execute(air_parser_t* P, air_block_t* blk, air_opkind_t k
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
+/*---------------------------------------------------------------------------*/
+/* air.custom                                                                */
+/*---------------------------------------------------------------------------*/
+
+/* [%t =] air.custom [@sym] [async] [[deps]] [operands (%a, ...) [: T, ...]] [{attrs}] */
+static air_status_t op_custom(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                              const air_token_t* at, const air_pbinds_t* b) {
+  hdr_t h = {0};
+  uint32_t amark = P->n_nattrs, rb = P->n_refs, n = 0, tb = P->n_tys, nt = 0;
+  TRY(clauses(P, &h));
+  if (P->tok.kind == AIR_TK_AT) TRY(sym_clause(P, &h));
+  TRY(clauses(P, &h));
+  if (air_parse_accept_kw(P, "operands")) {
+    air_token_t ot = P->tok;
+    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'operands'"));
+    TRY(air_parse_ref_list(P, AIR_TK_RPAREN, &n));
+    if (air_parse_accept(P, AIR_TK_COLON)) {
+      tb = P->n_tys;
+      if (n) TRY(air_parse_type_list(P, &nt));
+      if (nt != n)
+        return PERR(P, ot.line, ot.col, "%u operand%s but %u type%s", n, n == 1 ? "" : "s", nt,
+                    nt == 1 ? "" : "s");
+    }
+  }
+  TRY(clauses(P, &h));
+  air_parse_accept_kw(P, "attributes");
+  TRY(air_parse_opt_attr_dict(P));
+  TRY(settle_async(P, &h, at, b));
+  air_op_t* op;
+  bool async = h.flags & AIR_OPF_ASYNC;
+  TRY(air_parse_new_op(P, blk, kind, at, n, async ? 1 : 0, 0, 0, &op));
+  apply_hdr(op, &h);
+  if (nt)
+    TRY(air_parse_resolve(P, rb, n, tb, 0, op->operands));
+  else
+    TRY(air_parse_resolve(P, rb, n, UINT32_MAX, 0, op->operands));
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return token_results(P, op, b);
+}
+
+/* %u = air.universe.alloc(%n) [: !air.universe] */
+static air_status_t op_universe(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                                const air_token_t* at, const air_pbinds_t* b) {
+  uint32_t amark = P->n_nattrs;
+  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' before the number of ranks"));
+  air_pref_t n;
+  TRY(air_parse_ref(P, &n));
+  TRY(air_parse_expect(P, AIR_TK_RPAREN, "')' after the number of ranks"));
+  TRY(air_parse_opt_attr_dict(P));
+  air_tid_t t = air_ir_type_universe(P->p);
+  if (!t) return air_parse_oom(P);
+  if (air_parse_accept(P, AIR_TK_COLON)) {
+    air_token_t tt = P->tok;
+    air_tid_t w;
+    TRY(air_parse_type(P, &w));
+    if (w != t)
+      return PERR(P, tt.line, tt.col, "expected '!air.universe', found '%.*s'", (int)tt.len, tt.s);
+  }
+  air_op_t* op;
+  TRY(air_parse_new_op(P, blk, kind, at, 1, 1, 0, 0, &op));
+  TRY(air_parse_use(P, &n, P->t_index, &op->operands[0]));
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return air_parse_results(P, op, &t, b);
+}
+
 air_parse_op_fn air_parse_air_fn(air_opcls_t cls) {
   switch (cls) {
     case AIR_OPC_CHANNEL: return op_channel;
@@ -498,6 +631,8 @@ air_parse_op_fn air_parse_air_fn(air_opcls_t cls) {
     case AIR_OPC_WAIT_ALL: return op_wait_all;
     case AIR_OPC_EXECUTE: return op_execute;
     case AIR_OPC_TOKEN_ALLOC: return op_token_alloc;
+    case AIR_OPC_CUSTOM: return op_custom;
+    case AIR_OPC_UNIVERSE: return op_universe;
     default: return NULL;
   }
 }

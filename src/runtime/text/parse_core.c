@@ -9,7 +9,10 @@
 /* Tokens                                                                    */
 /*---------------------------------------------------------------------------*/
 
-void air_parse_next(air_parser_t* P) { air_lex_next(&P->lx, &P->tok); }
+void air_parse_next(air_parser_t* P) {
+  P->prev_line = P->tok.line;
+  air_lex_next(&P->lx, &P->tok);
+}
 
 air_token_t air_parse_peek(air_parser_t* P) {
   air_lexer_t save = P->lx;
@@ -50,7 +53,9 @@ size_t air_parse_tok_off(const air_parser_t* P) { return (size_t)(P->tok.s - P->
 
 void air_parse_resume_at(air_parser_t* P, size_t to) {
   air_lex_advance(&P->lx, to);
-  air_parse_next(P);
+  uint32_t line = P->lx.line; /* where the skipped text ended */
+  air_lex_next(&P->lx, &P->tok);
+  P->prev_line = line;
 }
 
 const char* air_parse_q(air_parser_t* P, const char* s, size_t n) {

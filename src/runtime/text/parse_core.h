@@ -11,7 +11,9 @@
  *                   dictionaries, results, regions
  *   parse_air.c     the air dialect's operations
  *   parse_ops.c     func, arith and memref operations
- *   parse_ctrl.c    scf, affine and linalg operations
+ *   parse_ctrl.c    scf and affine operations
+ *   parse_linalg.c  linalg operations
+ *   parse_mem.c     memref globals and views, tensors, bufferization casts
  *   parse.c         the entry point, the module and the op dispatcher
  * A region holds ops, so the region parser (parse_parts.c) reaches the
  * dispatcher above it through the `parse_op` hook that parse.c installs.
@@ -33,6 +35,8 @@
 /* Nesting of regions, attributes and affine expressions; deeper input is refused
  * so hostile text cannot exhaust the C stack. */
 enum { AIR_PARSE_MAX_DEPTH = 256, AIR_PARSE_RECENT = 4096 };
+/* Slots of the op-name hash table: a power of two, well above the op count. */
+enum { AIR_PARSE_OP_SLOTS = 1024 };
 /* Reassociation groups of collapse_shape/expand_shape (one per result dimension). */
 enum { AIR_PARSE_MAX_GROUPS = 64 };
 
@@ -94,6 +98,7 @@ struct air_parser_t {
   air_parse_op_hook_t parse_op; /* parse.c's dispatcher, for the bodies of regions */
   air_lexer_t lx;
   air_token_t tok; /* the current token */
+  uint32_t prev_line; /* line of the token consumed last */
   int depth;
   bool old_tokens; /* implied token types use !air.async.token */
   air_tid_t t_index, t_i1, t_token;
@@ -135,7 +140,7 @@ struct air_parser_t {
   uint32_t cap_alias_slots;
 
   /* Op names by hash (ir.c's lookup scans every name). */
-  int16_t op_slots[256];
+  int16_t op_slots[AIR_PARSE_OP_SLOTS];
   uint8_t op_len[AIR_OP_COUNT_];
 };
 

@@ -1,5 +1,5 @@
-/* parse_ctrl.c - control flow and structured compute in MLIR's pretty syntax:
- * scf (for, parallel, reduce, if), affine (apply, if, for) and linalg. */
+/* parse_ctrl.c - control flow in MLIR's pretty syntax: scf (for, parallel,
+ * reduce, if, index_switch, forall) and affine (apply, if, for). */
 #include "runtime/text/parse_ctrl.h"
 
 #include <string.h>
@@ -330,6 +330,211 @@ static air_status_t op_if(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
+/* scf.index_switch %arg [{attrs}] [-> T, ...]
+ *   case 2 { ... } case 5 { ... } ... default { ... } */
+static air_status_t op_switch(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                              const air_token_t* at, const air_pbinds_t* b) {
+  air_pref_t arg;
+  uint32_t amark = P->n_nattrs, tb = P->n_tys, nr;
+  TRY(air_parse_ref(P, &arg));
+  TRY(air_parse_opt_attr_dict(P));
+  TRY(air_parse_opt_arrow_types(P, &nr));
+  /* Case values go on the index stack while the regions are parsed into a
+   * growing region array. */
+  uint32_t mark = P->n_ixs, nc = 0, cap = 4;
+  air_block_t** regions = air_ir_alloc(P->p, cap * sizeof(air_block_t*));
+  if (!regions) return air_parse_oom(P);
+  air_op_t* op;
+  TRY(air_parse_new_op(P, blk, kind, at, 1, nr, 0, 0, &op));
+  TRY(air_parse_use(P, &arg, P->t_index, &op->operands[0]));
+  air_region_spec_t rs = {0};
+  rs.term = AIR_OP_YIELD;
+  rs.implicit = nr == 0;
+  for (;;) {
+    bool is_default = air_parse_is_kw(P, "default");
+    if (!is_default && !air_parse_is_kw(P, "case"))
+      return air_parse_fail(P, "'case' or 'default' in 'scf.index_switch'");
+    air_parse_next(P);
+    if (!is_default) {
+      bool neg = air_parse_accept(P, AIR_TK_MINUS);
+      if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u > (uint64_t)INT64_MAX)
+        return air_parse_fail(P, "an integer case value");
+      int64_t cv = neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u;
+      for (uint32_t i = 0; i < nc; ++i)
+        if (P->ixs[mark + i].cst == cv)
+          return PERR_TOK(P, "case value %lld appears twice in 'scf.index_switch'",
+                          (long long)cv);
+      TRY(air_parse_push_ix(P, 0, cv));
+      air_parse_next(P);
+    }
+    if (nc + 1 > cap) {
+      air_block_t** r2 = air_ir_alloc(P->p, 2 * cap * sizeof(air_block_t*));
+      if (!r2) return air_parse_oom(P);
+      memcpy(r2, regions, cap * sizeof(air_block_t*));
+      regions = r2;
+      cap *= 2;
+    }
+    op->regions = regions;
+    op->n_regions = nc + 1;
+    TRY(air_parse_region(P, op, nc, &rs));
+    TRY(check_yield(P, op, nc, P->tys + tb));
+    ++nc;
+    if (is_default) break;
+  }
+  uint32_t ncase = nc - 1;
+  int64_t* cases = ncase ? air_ir_alloc(P->p, ncase * sizeof(int64_t)) : NULL;
+  if (ncase && !cases) return air_parse_oom(P);
+  for (uint32_t i = 0; i < ncase; ++i) cases[i] = P->ixs[mark + i].cst;
+  P->n_ixs = mark;
+  op->value.kind = AIR_ATTR_DENSE;
+  op->value.type = air_ir_type_scalar(P->p, AIR_ELEM_I64);
+  op->value.n = ncase;
+  op->value.ints = cases;
+  if (!op->value.type) return air_parse_oom(P);
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return air_parse_results(P, op, P->tys + tb, b);
+}
+
+/* `(%a, 4, ...)`: a mixed static/dynamic list in parentheses. */
+static air_status_t mixed_group(air_parser_t* P, air_ixlist_t* out) {
+  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'('"));
+  uint32_t mark = P->n_ixs;
+  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
+    do {
+      if (P->tok.kind == AIR_TK_PERCENT) {
+        air_vid_t v;
+        TRY(air_parse_operand(P, P->t_index, &v));
+        TRY(air_parse_push_ix(P, v, 0));
+        continue;
+      }
+      bool neg = air_parse_accept(P, AIR_TK_MINUS);
+      if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u > (uint64_t)INT64_MAX)
+        return air_parse_fail(P, "a value or an integer");
+      TRY(air_parse_push_ix(P, 0, neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u));
+      air_parse_next(P);
+    } while (air_parse_accept(P, AIR_TK_COMMA));
+    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')'"));
+  }
+  uint32_t n = P->n_ixs - mark;
+  if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
+  if (n) memcpy(out->items, P->ixs + mark, n * sizeof(air_ix_t));
+  P->n_ixs = mark;
+  return NULL;
+}
+
+/* A list of n constants `v`. */
+static air_status_t const_list(air_parser_t* P, air_ixlist_t* out, uint32_t n, int64_t v) {
+  if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
+  for (uint32_t i = 0; i < n; ++i) out->items[i].cst = v;
+  return NULL;
+}
+
+/* scf.forall (%i, ...) in (ubs) | = (lbs) to (ubs) step (steps)
+ *     [shared_outs(%o = %init, ...) -> (T, ...)] { ... } [{attrs}] */
+static air_status_t op_forall(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                              const air_token_t* at, const air_pbinds_t* b) {
+  uint32_t amark = P->n_nattrs, ivb = P->n_refs, n;
+  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' to begin the induction variables"));
+  TRY(air_parse_ref_list(P, AIR_TK_RPAREN, &n));
+  air_ixlist_t lists[3];
+  bool normal = air_parse_accept_kw(P, "in");
+  if (normal) {
+    TRY(mixed_group(P, &lists[1]));
+    TRY(const_list(P, &lists[0], lists[1].n, 0));
+    TRY(const_list(P, &lists[2], lists[1].n, 1));
+  } else {
+    TRY(air_parse_expect(P, AIR_TK_EQUAL, "'in' or '=' and the lower bounds"));
+    TRY(mixed_group(P, &lists[0]));
+    TRY(air_parse_expect_kw(P, "to"));
+    TRY(mixed_group(P, &lists[1]));
+    TRY(air_parse_expect_kw(P, "step"));
+    TRY(mixed_group(P, &lists[2]));
+  }
+  if (lists[0].n != n || lists[1].n != n || lists[2].n != n)
+    return PERR(P, at->line, at->col,
+                "'scf.forall' has %u induction variable%s but %u/%u/%u bounds/steps", n,
+                n == 1 ? "" : "s", lists[0].n, lists[1].n, lists[2].n);
+  uint32_t no = 0, names = 0, vals = 0, tb = P->n_tys;
+  if (air_parse_accept_kw(P, "shared_outs")) {
+    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'shared_outs'"));
+    uint32_t base = P->n_refs;
+    if (!air_parse_accept(P, AIR_TK_RPAREN)) {
+      do {
+        air_pref_t r;
+        TRY(air_parse_ref(P, &r));
+        TRY(air_parse_push_ref(P, &r));
+        TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
+        TRY(air_parse_ref(P, &r));
+        TRY(air_parse_push_ref(P, &r));
+        ++no;
+      } while (air_parse_accept(P, AIR_TK_COMMA));
+      TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the shared outputs"));
+    }
+    names = base;
+    vals = base + 1; /* pairs: name, value */
+    uint32_t nt;
+    tb = P->n_tys;
+    TRY(air_parse_expect(P, AIR_TK_ARROW, "'->' and the types of the shared outputs"));
+    TRY(air_parse_paren_types(P, true, &nt));
+    if (nt != no)
+      return PERR_TOK(P, "%u shared output%s but %u type%s", no, no == 1 ? "" : "s", nt,
+                      nt == 1 ? "" : "s");
+  }
+  air_op_t* op;
+  TRY(air_parse_new_op(P, blk, kind, at, no, no, 1, 3, &op));
+  op->iaux[0] = n;
+  op->iaux[1] = normal;
+  for (int i = 0; i < 3; ++i) op->lists[i] = lists[i];
+  for (uint32_t i = 0; i < no; ++i) {
+    air_pref_t r = P->refs[vals + 2 * i];
+    TRY(air_parse_use(P, &r, P->tys[tb + i], &op->operands[i]));
+  }
+  air_region_spec_t rs = {0};
+  rs.n_args = n + no;
+  rs.ref_base = P->n_refs;
+  rs.ty_base = P->n_tys;
+  for (uint32_t i = 0; i < n; ++i) {
+    air_pref_t r = P->refs[ivb + i];
+    TRY(air_parse_push_ref(P, &r));
+    TRY(air_parse_push_ty(P, P->t_index));
+  }
+  for (uint32_t i = 0; i < no; ++i) {
+    air_pref_t r = P->refs[names + 2 * i];
+    TRY(air_parse_push_ref(P, &r));
+    TRY(air_parse_push_ty(P, P->tys[tb + i]));
+  }
+  rs.term = AIR_OP_IN_PARALLEL;
+  rs.implicit = true;
+  TRY(air_parse_region(P, op, 0, &rs));
+  air_op_t* term = op->regions[0]->last;
+  if (term->n_regions == 0) {
+    /* The materialised terminator gets its (empty) region. */
+    if (!(term->regions = air_ir_alloc(P->p, sizeof(air_block_t*))) ||
+        !(term->regions[0] = air_ir_block_new(P->p, term, 0)))
+      return air_parse_oom(P);
+    term->n_regions = 1;
+  }
+  TRY(air_parse_opt_attr_dict(P));
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return air_parse_results(P, op, P->tys + tb, b);
+}
+
+/* scf.forall.in_parallel { tensor.parallel_insert_slice ... } */
+static air_status_t op_in_parallel(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
+                                   const air_token_t* at, const air_pbinds_t* b) {
+  if (!blk->parent || blk->parent->kind != AIR_OP_FORALL)
+    return PERR(P, at->line, at->col, "'scf.forall.in_parallel' must end an 'scf.forall' body");
+  uint32_t amark = P->n_nattrs;
+  air_op_t* op;
+  TRY(air_parse_new_op(P, blk, kind, at, 0, 0, 1, 0, &op));
+  air_region_spec_t rs = {0};
+  rs.term = AIR_OP_COUNT_;
+  TRY(air_parse_region(P, op, 0, &rs));
+  TRY(air_parse_opt_attr_dict(P));
+  TRY(air_parse_flush_attrs(P, op, amark));
+  return air_parse_results(P, op, NULL, b);
+}
+
 /*---------------------------------------------------------------------------*/
 /* affine                                                                    */
 /*---------------------------------------------------------------------------*/
@@ -449,82 +654,6 @@ static air_status_t op_affine_for(air_parser_t* P, air_block_t* blk, air_opkind_
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
-/*---------------------------------------------------------------------------*/
-/* linalg                                                                    */
-/*---------------------------------------------------------------------------*/
-
-/* `ins(%a, %b : T, T)`; refs and types pushed. */
-static air_status_t linalg_operands(air_parser_t* P, const char* kw, uint32_t* n) {
-  *n = 0;
-  if (!air_parse_accept_kw(P, kw)) return NULL;
-  air_token_t at = P->tok;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'ins'/'outs'"));
-  if (air_parse_accept(P, AIR_TK_RPAREN)) return NULL;
-  TRY(air_parse_ref_list(P, AIR_TK_EOF, n));
-  TRY(air_parse_expect(P, AIR_TK_COLON, "':' and the operand types"));
-  uint32_t nt;
-  TRY(air_parse_type_list(P, &nt));
-  if (nt != *n)
-    return PERR(P, at.line, at.col, "%u operand%s but %u type%s", *n, *n == 1 ? "" : "s", nt,
-                nt == 1 ? "" : "s");
-  return air_parse_expect(P, AIR_TK_RPAREN, "')' after the operand types");
-}
-
-static air_status_t op_linalg(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
-                              const air_token_t* at, const air_pbinds_t* b) {
-  uint32_t amark = P->n_nattrs;
-  bool generic = kind == AIR_OP_GENERIC;
-  for (;;) {
-    if (P->tok.kind == AIR_TK_LBRACE) {
-      TRY(air_parse_dict_entries(P));
-    } else if (P->tok.kind == AIR_TK_BARE && !air_parse_is_kw(P, "ins") &&
-               !air_parse_is_kw(P, "outs") && air_parse_peek(P).kind == AIR_TK_EQUAL) {
-      /* `indexing_maps = [...]` written before the operands. */
-      air_named_attr_t na;
-      memset(&na, 0, sizeof(na));
-      if (!(na.name = air_ir_strndup(P->p, P->tok.s, P->tok.len))) return air_parse_oom(P);
-      air_parse_next(P);
-      air_parse_next(P);
-      TRY(air_parse_attr(P, &na.value));
-      TRY(air_parse_push_nattr(P, &na));
-    } else {
-      break;
-    }
-  }
-  uint32_t rb = P->n_refs, tb = P->n_tys, nin, nout;
-  TRY(linalg_operands(P, "ins", &nin));
-  uint32_t rb2 = P->n_refs, tb2 = P->n_tys;
-  if (!air_parse_is_kw(P, "outs")) return air_parse_fail(P, "'outs(...)'");
-  TRY(linalg_operands(P, "outs", &nout));
-  if (air_parse_accept_kw(P, "attrs")) {
-    TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' after 'attrs'"));
-    TRY(air_parse_dict_entries(P));
-  }
-  if (!generic) TRY(air_parse_opt_attr_dict(P));
-  if (P->tok.kind == AIR_TK_ARROW)
-    return PERR_TOK(P, "'%s' on tensors is not supported: only memref operands are",
-                    air_opkind_name(kind));
-  air_op_t* op;
-  TRY(air_parse_new_op(P, blk, kind, at, nin + nout, 0, generic ? 1 : 0, 0, &op));
-  op->iaux[0] = nin;
-  TRY(air_parse_resolve(P, rb, nin, tb, 0, op->operands));
-  TRY(air_parse_resolve(P, rb2, nout, tb2, 0, op->operands + nin));
-  if (generic) {
-    air_token_t rt = P->tok;
-    air_region_spec_t rs = {0};
-    rs.label_args = true;
-    rs.term = AIR_OP_LINALG_YIELD;
-    TRY(air_parse_region(P, op, 0, &rs));
-    if (op->regions[0]->n_args != nin + nout)
-      return PERR(P, rt.line, rt.col,
-                  "the region of 'linalg.generic' needs %u arguments (one per operand), found %u",
-                  nin + nout, op->regions[0]->n_args);
-    TRY(air_parse_opt_attr_dict(P));
-  }
-  TRY(air_parse_flush_attrs(P, op, amark));
-  return air_parse_results(P, op, NULL, b);
-}
-
 air_parse_op_fn air_parse_ctrl_fn(air_opcls_t cls) {
   switch (cls) {
     case AIR_OPC_FOR: return op_for;
@@ -534,7 +663,9 @@ air_parse_op_fn air_parse_ctrl_fn(air_opcls_t cls) {
     case AIR_OPC_AFFINE_APPLY: return op_affine_apply;
     case AIR_OPC_AFFINE_IF: return op_affine_if;
     case AIR_OPC_AFFINE_FOR: return op_affine_for;
-    case AIR_OPC_LINALG: return op_linalg;
+    case AIR_OPC_SWITCH: return op_switch;
+    case AIR_OPC_FORALL: return op_forall;
+    case AIR_OPC_IN_PARALLEL: return op_in_parallel;
     default: return NULL;
   }
 }

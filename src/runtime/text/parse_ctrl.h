@@ -1,4 +1,4 @@
-/* parse_ctrl.h - scf, affine and linalg operations (parse_ctrl.c). */
+/* parse_ctrl.h - scf and affine operations (parse_ctrl.c). */
 #ifndef AIR_RUNTIME_TEXT_PARSE_CTRL_H_
 #define AIR_RUNTIME_TEXT_PARSE_CTRL_H_
 

@@ -193,7 +193,7 @@ static air_status_t op_constant(air_parser_t* P, air_block_t* blk, air_opkind_t 
   return air_parse_results(P, op, &v.type, b);
 }
 
-/* Binary, unary, compare and select: `[pred,] %a, %b ... : T`. */
+/* Binary, unary, ternary (math.fma), compare and select: `[pred,] %a, %b ... : T`. */
 static air_status_t op_arith(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
                              const air_token_t* at, const air_pbinds_t* b) {
   air_opcls_t cls = air_opkind_class(kind);
@@ -209,7 +209,7 @@ static air_status_t op_arith(air_parser_t* P, air_block_t* blk, air_opkind_t kin
     air_parse_next(P);
     TRY(air_parse_expect(P, AIR_TK_COMMA, "',' after the predicate"));
   }
-  uint32_t n = cls == AIR_OPC_UNARY ? 1 : cls == AIR_OPC_SELECT ? 3 : 2;
+  uint32_t n = cls == AIR_OPC_UNARY ? 1 : cls == AIR_OPC_SELECT || cls == AIR_OPC_TERNARY ? 3 : 2;
   uint32_t rb = P->n_refs, amark = P->n_nattrs;
   for (uint32_t i = 0; i < n; ++i) {
     if (i) TRY(air_parse_expect(P, AIR_TK_COMMA, "',' between the operands"));
@@ -460,7 +460,8 @@ air_parse_op_fn air_parse_ops_fn(air_opcls_t cls) {
     case AIR_OPC_BINARY:
     case AIR_OPC_UNARY:
     case AIR_OPC_CMP:
-    case AIR_OPC_SELECT: return op_arith;
+    case AIR_OPC_SELECT:
+    case AIR_OPC_TERNARY: return op_arith;
     case AIR_OPC_CAST: return op_cast;
     case AIR_OPC_ALLOC: return op_alloc;
     case AIR_OPC_DEALLOC:

@@ -21,7 +21,10 @@ air_elem_kind_t air_parse_elem(const char* s, uint32_t len) {
   } k[] = {{"index", 5, AIR_ELEM_INDEX}, {"f32", 3, AIR_ELEM_F32}, {"i32", 3, AIR_ELEM_I32},
            {"bf16", 4, AIR_ELEM_BF16},  {"i8", 2, AIR_ELEM_I8},   {"i16", 3, AIR_ELEM_I16},
            {"i64", 3, AIR_ELEM_I64},    {"f16", 3, AIR_ELEM_F16}, {"f64", 3, AIR_ELEM_F64},
-           {"i1", 2, AIR_ELEM_I1}};
+           {"i1", 2, AIR_ELEM_I1},      {"ui8", 3, AIR_ELEM_UI8}, {"si8", 3, AIR_ELEM_SI8},
+           {"ui16", 4, AIR_ELEM_UI16},  {"si16", 4, AIR_ELEM_SI16},
+           {"ui32", 4, AIR_ELEM_UI32},  {"si32", 4, AIR_ELEM_SI32},
+           {"ui64", 4, AIR_ELEM_UI64},  {"si64", 4, AIR_ELEM_SI64}};
   if (len < 2 || len > 5) return AIR_ELEM_NONE;
   for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i)
     if (k[i].len == len && k[i].name[0] == s[0] && memcmp(k[i].name, s, len) == 0)
@@ -43,8 +46,11 @@ const char* air_parse_type_str(const air_parser_t* P, air_tid_t t, char* buf, si
   switch (ti->kind) {
     case AIR_TYPE_TOKEN: OUT("%s", ti->old_spelling ? "!air.async.token" : "!air.token"); break;
     case AIR_TYPE_SCALAR: OUT("%s", air_elem_name(ti->elem)); break;
+    case AIR_TYPE_UNIVERSE: OUT("!air.universe"); break;
     case AIR_TYPE_MEMREF:
-      OUT("memref<");
+    case AIR_TYPE_TENSOR:
+      OUT(ti->kind == AIR_TYPE_MEMREF ? "memref<" : "tensor<");
+      if (ti->unranked) OUT("*x");
       for (uint32_t i = 0; i < ti->rank; ++i) {
         if (ti->shape[i] == AIR_DIM_DYNAMIC)
           OUT("?x");
@@ -99,15 +105,27 @@ static size_t norm_layout(const char* s, size_t n, char* out) {
   return o;
 }
 
-static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
+/* memref<...> and tensor<...>: `*x` (unranked) or dimensions, the element type,
+ * then for a memref a layout and/or memory space, for a tensor an encoding. */
+static air_status_t parse_shaped(air_parser_t* P, bool tensor, air_tid_t* out) {
   air_token_t start = P->tok;
   air_parse_next(P);
-  if (P->tok.kind != AIR_TK_LESS) return air_parse_fail(P, "'<' after 'memref'");
+  if (P->tok.kind != AIR_TK_LESS)
+    return air_parse_fail(P, tensor ? "'<' after 'tensor'" : "'<' after 'memref'");
   int64_t shape[MAX_RANK];
   uint32_t rank = 0;
+  bool unranked = false;
   air_lexer_t* lx = &P->lx;
+  air_lex_skip_space(lx);
+  if (air_lex_peekc(lx, 0) == '*') {
+    air_lex_advance(lx, lx->pos + 1);
+    if (air_lex_peekc(lx, 0) != 'x')
+      return PERR(P, lx->line, air_lex_col(lx), "expected 'x' after '*' in an unranked type");
+    air_lex_advance(lx, lx->pos + 1);
+    unranked = true;
+  }
   /* Dimensions are read by hand: `64x64xf32` is not a token sequence. */
-  for (;;) {
+  while (!unranked) {
     air_lex_skip_space(lx);
     int c = air_lex_peekc(lx, 0);
     if (!is_digit(c) && c != '?') break;
@@ -134,15 +152,37 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
   if (P->tok.kind == AIR_TK_BARE) elem = air_parse_elem(P->tok.s, P->tok.len);
   if (elem == AIR_ELEM_NONE) {
     if (P->tok.kind == AIR_TK_BARE || P->tok.kind == AIR_TK_BANG)
-      return PERR_TOK(P, "unsupported memref element type '%s'", air_parse_q(P, P->tok.s, P->tok.len));
-    return air_parse_fail(P, "a memref element type");
+      return PERR_TOK(P, "unsupported %s element type '%s'", tensor ? "tensor" : "memref",
+                      air_parse_q(P, P->tok.s, P->tok.len));
+    return air_parse_fail(P, tensor ? "a tensor element type" : "a memref element type");
   }
   air_parse_next(P);
   char* layout = NULL;
   int64_t space = 0;
+  if (tensor) {
+    if (air_parse_accept(P, AIR_TK_COMMA)) {
+      /* An encoding attribute, kept as text. */
+      size_t from = air_parse_tok_off(P), end = from + P->tok.len;
+      if (unranked) return PERR_TOK(P, "an unranked tensor has no encoding");
+      if ((P->tok.kind == AIR_TK_HASH || P->tok.kind == AIR_TK_BARE) &&
+          air_parse_tok_followed_by(P, '<') && !air_lex_balanced_end(lx, end, &end))
+        return PERR_TOK(P, "unbalanced brackets in tensor encoding");
+      if (P->tok.kind != AIR_TK_HASH && P->tok.kind != AIR_TK_BARE &&
+          P->tok.kind != AIR_TK_STRING && P->tok.kind != AIR_TK_INT)
+        return air_parse_fail(P, "a tensor encoding");
+      layout = air_ir_alloc(P->p, 2 * (end - from) + 1);
+      if (!layout) return air_parse_oom(P);
+      layout[norm_layout(lx->text + from, end - from, layout)] = 0;
+      air_parse_resume_at(P, end);
+    }
+    TRY(air_parse_expect(P, AIR_TK_GREATER, "'>' to close the tensor type"));
+    *out = air_ir_type_tensor(P->p, elem, unranked, rank, shape, layout);
+    return *out ? NULL : air_parse_oom(P);
+  }
   if (air_parse_accept(P, AIR_TK_COMMA)) {
     if (P->tok.kind != AIR_TK_INT) {
       size_t from = air_parse_tok_off(P), end;
+      if (unranked) return PERR_TOK(P, "an unranked memref has no layout, only a memory space");
       if (P->tok.kind == AIR_TK_HASH && !air_parse_tok_followed_by(P, '<')) {
         end = from + P->tok.len;
       } else if (P->tok.kind == AIR_TK_BARE && air_parse_tok_followed_by(P, '<') &&
@@ -181,7 +221,8 @@ static air_status_t parse_memref(air_parser_t* P, air_tid_t* out) {
   }
 close:
   TRY(air_parse_expect(P, AIR_TK_GREATER, "'>' to close the memref type"));
-  *out = air_ir_type_memref(P->p, elem, rank, shape, (int32_t)space, layout);
+  *out = unranked ? air_ir_type_memref_unranked(P->p, elem, (int32_t)space)
+                  : air_ir_type_memref(P->p, elem, rank, shape, (int32_t)space, layout);
   return *out ? NULL : air_parse_oom(P);
 }
 
@@ -194,7 +235,8 @@ air_status_t air_parse_type(air_parser_t* P, air_tid_t* out) {
       *out = air_ir_type_scalar(P->p, e);
       return *out ? NULL : air_parse_oom(P);
     }
-    if (air_parse_tok_is(t, "memref")) return parse_memref(P, out);
+    if (air_parse_tok_is(t, "memref")) return parse_shaped(P, false, out);
+    if (air_parse_tok_is(t, "tensor")) return parse_shaped(P, true, out);
     return PERR_TOK(P, "unsupported type '%s'", air_parse_q(P, t->s, t->len));
   }
   if (t->kind == AIR_TK_BANG) {
@@ -202,6 +244,8 @@ air_status_t air_parse_type(air_parser_t* P, air_tid_t* out) {
       *out = air_ir_type_token(P->p, false);
     } else if (t->name_len == 15 && memcmp(t->name, "air.async.token", 15) == 0) {
       *out = air_ir_type_token(P->p, true);
+    } else if (t->name_len == 12 && memcmp(t->name, "air.universe", 12) == 0) {
+      *out = air_ir_type_universe(P->p);
     } else {
       *out = 0;
       for (uint32_t i = 0; i < P->n_talias; ++i)

@@ -17,6 +17,8 @@
 #include "runtime/base/status_util.h"
 #include "runtime/text/print_attr.h"
 #include "runtime/text/print_core.h"
+#include "runtime/text/print_ctrl.h"
+#include "runtime/text/print_mem.h"
 
 static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
@@ -26,49 +28,6 @@ static uint32_t min_u32(uint32_t a, uint32_t b) { return a < b ? a : b; }
 
 static void print_op(air_printer_t* pr, const air_op_t* op, int level);
 
-/* The terminator MLIR materialises when a region of `owner` omits it. */
-static int implicit_terminator(const air_op_t* owner) {
-  switch (owner->kind) {
-    case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
-    case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
-    case AIR_OP_HERD: return AIR_OP_HERD_TERM;
-    case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
-    case AIR_OP_FOR: case AIR_OP_IF: return AIR_OP_YIELD;
-    case AIR_OP_AFFINE_FOR: case AIR_OP_AFFINE_IF: return AIR_OP_AFFINE_YIELD;
-    case AIR_OP_PARALLEL: return AIR_OP_REDUCE;
-    default: return -1;
-  }
-}
-
-static bool elided(const air_op_t* owner, const air_op_t* op) {
-  return !op->next && (int)op->kind == implicit_terminator(owner) && !op->n_operands &&
-         !op->n_regions && !op->n_attrs;
-}
-
-/* `{`, the ops one level deeper, `}` at `level`. `label` prints `^bb0(args):`
- * for regions whose arguments have no other syntax (scf.reduce, linalg.generic). */
-static void print_region(air_printer_t* pr, const air_op_t* owner, const air_block_t* b,
-                         int level, bool label) {
-  air_pr_put(pr, "{\n");
-  if (b) {
-    if (label && b->n_args) {
-      air_pr_put_indent(pr, level);
-      air_pr_put(pr, "^bb0(");
-      for (uint32_t i = 0; i < b->n_args; ++i) {
-        if (i) air_pr_put(pr, ", ");
-        air_pr_put_val(pr, air_pr_barg(b, i));
-        air_pr_put(pr, ": ");
-        air_pr_put_vtype(pr, air_pr_barg(b, i));
-      }
-      air_pr_put(pr, "):\n");
-    }
-    for (const air_op_t* op = b->first; op && !pr->out->oom; op = op->next)
-      if (!elided(owner, op)) print_op(pr, op, level + 1);
-  }
-  air_pr_put_indent(pr, level);
-  air_sb_putc(pr->out, '}');
-}
-
 static void print_module(air_printer_t* pr, const air_op_t* op, int level) {
   air_pr_put(pr, "module");
   if (op->sym) {
@@ -77,7 +36,7 @@ static void print_module(air_printer_t* pr, const air_op_t* op, int level) {
   }
   air_pr_put_attrs_kw(pr, op);
   air_sb_putc(pr->out, ' ');
-  print_region(pr, op, air_pr_region(op, 0), level, false);
+  air_pr_put_region(pr, op, air_pr_region(op, 0), level, false);
 }
 
 static void print_func(air_printer_t* pr, const air_op_t* op, int level) {
@@ -112,7 +71,31 @@ static void print_func(air_printer_t* pr, const air_op_t* op, int level) {
   air_pr_put_attrs_kw(pr, op);
   if (body) {
     air_sb_putc(pr->out, ' ');
-    print_region(pr, op, body, level, false);
+    air_pr_put_region(pr, op, body, level, false);
+  }
+}
+
+/* Block argument `i` of a hierarchy op's body (ids, sizes, then args); a
+ * bodiless op prints the names it was written with (ir.h), or `%argN`. */
+static void put_hier_arg(air_printer_t* pr, const air_op_t* op, const air_block_t* b,
+                         uint32_t i) {
+  if (b) {
+    air_pr_put_val(pr, air_pr_barg(b, i));
+    return;
+  }
+  const char* t = op->text;
+  for (uint32_t k = 0; t && *t && k < i; ++k) {
+    while (*t && *t != ' ') ++t;
+    if (*t) ++t;
+  }
+  air_sb_putc(pr->out, '%');
+  if (t && *t) {
+    const char* e = t;
+    while (*e && *e != ' ') ++e;
+    air_sb_append(pr->out, t, (size_t)(e - t));
+  } else {
+    air_pr_put(pr, "arg");
+    air_pr_put_u32(pr, i);
   }
 }
 
@@ -125,39 +108,46 @@ static void print_hier(air_printer_t* pr, const air_op_t* op, int level) {
     air_print_symbol(pr->out, op->sym);
   }
   air_pr_put_async(pr, op);
+  air_vid_t universe = air_ir_rank_universe(op);
+  if (universe) {
+    air_pr_put(pr, " universe(");
+    air_pr_put_val(pr, universe);
+    air_sb_putc(pr->out, ')');
+  }
+  uint32_t end = n + air_ir_hier_nargs(op);
   if (op->kind != AIR_OP_SEGMENT || n) {
-    air_pr_put(pr, op->kind == AIR_OP_LAUNCH ? " ("
-                   : op->kind == AIR_OP_HERD ? " tile ("
-                                             : " unroll(");
+    air_pr_put(pr, op->kind == AIR_OP_LAUNCH || op->kind == AIR_OP_RANK ? " ("
+                   : op->kind == AIR_OP_HERD                            ? " tile ("
+                                                                        : " unroll(");
     for (uint32_t i = 0; i < n; ++i) {
       if (i) air_pr_put(pr, ", ");
-      air_pr_put_val(pr, air_pr_barg(b, i));
+      put_hier_arg(pr, op, b, i);
     }
     air_pr_put(pr, ") in (");
     for (uint32_t i = 0; i < n; ++i) {
       if (i) air_pr_put(pr, ", ");
-      air_pr_put_val(pr, air_pr_barg(b, n + i));
+      put_hier_arg(pr, op, b, n + i);
       air_sb_putc(pr->out, '=');
       air_pr_put_val(pr, air_pr_opnd(op, i));
     }
     air_sb_putc(pr->out, ')');
   }
-  if (op->n_operands > n) {
+  if (end > n) {
     air_pr_put(pr, " args(");
-    for (uint32_t i = n; i < op->n_operands; ++i) {
+    for (uint32_t i = n; i < end; ++i) {
       if (i > n) air_pr_put(pr, ", ");
-      air_pr_put_val(pr, air_pr_barg(b, n + i));
+      put_hier_arg(pr, op, b, n + i);
       air_sb_putc(pr->out, '=');
       air_pr_put_val(pr, air_pr_opnd(op, i));
     }
     air_pr_put(pr, ") : ");
-    air_pr_put_opnd_types(pr, op, n, op->n_operands);
+    air_pr_put_opnd_types(pr, op, n, end);
   }
   air_pr_put_aff_conc(pr, op);
   air_pr_put_attrs_kw(pr, op);
   if (b) {
     air_sb_putc(pr->out, ' ');
-    print_region(pr, op, b, level, false);
+    air_pr_put_region(pr, op, b, level, false);
   }
 }
 
@@ -193,10 +183,34 @@ static void print_dma(air_printer_t* pr, const air_op_t* op) {
   air_pr_put(pr, ", ");
   air_pr_put_memref_slice(pr, air_pr_opnd(op, 1), op, 3);
   air_sb_putc(pr->out, ')');
+  for (int w = 0; w < 2; ++w) {
+    air_vid_t r = air_ir_dma_rank(op, w == 1);
+    if (!r) continue;
+    air_pr_put(pr, w ? " dst_rank(" : " src_rank(");
+    air_pr_put_val(pr, r);
+    air_sb_putc(pr->out, ')');
+  }
   air_pr_put_attrs(pr, op);
   air_pr_put(pr, " : (");
   air_pr_put_opnd_types(pr, op, 0, 2);
   air_sb_putc(pr->out, ')');
+}
+
+static void print_custom(air_printer_t* pr, const air_op_t* op) {
+  air_pr_put(pr, "air.custom");
+  if (op->sym) {
+    air_sb_putc(pr->out, ' ');
+    air_print_symbol(pr->out, op->sym);
+  }
+  air_pr_put_async(pr, op);
+  air_pr_put_aff_conc(pr, op);
+  if (op->n_operands) {
+    air_pr_put(pr, " operands (");
+    air_pr_put_vals(pr, op->operands, op->n_operands);
+    air_pr_put(pr, ") : ");
+    air_pr_put_opnd_types(pr, op, 0, op->n_operands);
+  }
+  air_pr_put_attrs(pr, op);
 }
 
 static void print_execute(air_printer_t* pr, const air_op_t* op, int level) {
@@ -212,7 +226,7 @@ static void print_execute(air_printer_t* pr, const air_op_t* op, int level) {
     air_sb_putc(pr->out, ')');
   }
   air_sb_putc(pr->out, ' ');
-  print_region(pr, op, air_pr_region(op, 0), level, false);
+  air_pr_put_region(pr, op, air_pr_region(op, 0), level, false);
   air_pr_put_attrs(pr, op);
 }
 
@@ -227,108 +241,6 @@ static void print_terminator(air_printer_t* pr, const air_op_t* op) {
   air_pr_put_vals(pr, op->operands, op->n_operands);
   air_pr_put(pr, " : ");
   air_pr_put_vtypes(pr, op->operands, op->n_operands);
-}
-
-static void print_for(air_printer_t* pr, const air_op_t* op, int level) {
-  const air_block_t* b = air_pr_region(op, 0);
-  air_pr_put(pr, "scf.for ");
-  air_pr_put_val(pr, air_pr_barg(b, 0));
-  air_pr_put(pr, " = ");
-  air_pr_put_val(pr, air_pr_opnd(op, 0));
-  air_pr_put(pr, " to ");
-  air_pr_put_val(pr, air_pr_opnd(op, 1));
-  air_pr_put(pr, " step ");
-  air_pr_put_val(pr, air_pr_opnd(op, 2));
-  if (op->n_operands > 3) {
-    air_pr_put(pr, " iter_args(");
-    for (uint32_t i = 3; i < op->n_operands; ++i) {
-      if (i > 3) air_pr_put(pr, ", ");
-      air_pr_put_val(pr, air_pr_barg(b, i - 2));
-      air_pr_put(pr, " = ");
-      air_pr_put_val(pr, air_pr_opnd(op, i));
-    }
-    air_pr_put(pr, ") -> (");
-    if (op->n_results)
-      air_pr_put_vtypes(pr, op->results, op->n_results);
-    else
-      air_pr_put_opnd_types(pr, op, 3, op->n_operands);
-    air_sb_putc(pr->out, ')');
-  }
-  air_tid_t ivt = air_ir_value_type(pr->p, air_pr_barg(b, 0));
-  const air_type_info_t* ti = air_ir_type(pr->p, ivt);
-  if (b && b->n_args && !(ti->kind == AIR_TYPE_SCALAR && ti->elem == AIR_ELEM_INDEX)) {
-    air_pr_put(pr, " : ");
-    air_pr_put_type(pr, ivt);
-  }
-  air_sb_putc(pr->out, ' ');
-  print_region(pr, op, b, level, false);
-  air_pr_put_attrs(pr, op);
-}
-
-static void print_parallel(air_printer_t* pr, const air_op_t* op, int level) {
-  const air_block_t* b = air_pr_region(op, 0);
-  uint32_t n = min_u32(op->iaux[0], op->n_operands / 3);
-  air_pr_put(pr, "scf.parallel (");
-  for (uint32_t i = 0; i < n; ++i) {
-    if (i) air_pr_put(pr, ", ");
-    air_pr_put_val(pr, air_pr_barg(b, i));
-  }
-  air_pr_put(pr, ") = (");
-  air_pr_put_opnds(pr, op, 0, n);
-  air_pr_put(pr, ") to (");
-  air_pr_put_opnds(pr, op, n, 2 * n);
-  air_pr_put(pr, ") step (");
-  air_pr_put_opnds(pr, op, 2 * n, 3 * n);
-  air_sb_putc(pr->out, ')');
-  if (op->n_operands > 3 * n) {
-    air_pr_put(pr, " init (");
-    air_pr_put_opnds(pr, op, 3 * n, op->n_operands);
-    air_sb_putc(pr->out, ')');
-  }
-  air_pr_put_arrow_results(pr, op);
-  air_sb_putc(pr->out, ' ');
-  print_region(pr, op, b, level, false);
-  air_pr_put_attrs(pr, op);
-}
-
-static void print_reduce(air_printer_t* pr, const air_op_t* op, int level) {
-  air_pr_put(pr, "scf.reduce");
-  if (op->n_operands) {
-    air_sb_putc(pr->out, '(');
-    air_pr_put_vals(pr, op->operands, op->n_operands);
-    air_pr_put(pr, " : ");
-    air_pr_put_vtypes(pr, op->operands, op->n_operands);
-    air_sb_putc(pr->out, ')');
-  }
-  for (uint32_t r = 0; r < op->n_regions; ++r) {
-    air_pr_put(pr, r ? ", " : " ");
-    print_region(pr, op, air_pr_region(op, r), level, true);
-  }
-  air_pr_put_attrs(pr, op);
-}
-
-/* scf.if and affine.if: then/else regions after the header. */
-static void print_branches(air_printer_t* pr, const air_op_t* op, int level) {
-  air_sb_putc(pr->out, ' ');
-  print_region(pr, op, air_pr_region(op, 0), level, false);
-  if (air_pr_region(op, 1)) {
-    air_pr_put(pr, " else ");
-    print_region(pr, op, air_pr_region(op, 1), level, false);
-  }
-  air_pr_put_attrs(pr, op);
-}
-
-/* affine.apply / affine.if operands: `(dims)[symbols]`. */
-static void put_dims_syms(air_printer_t* pr, const air_op_t* op) {
-  uint32_t nd = min_u32(op->iaux[0], op->n_operands);
-  air_sb_putc(pr->out, '(');
-  air_pr_put_opnds(pr, op, 0, nd);
-  air_sb_putc(pr->out, ')');
-  if (op->n_operands > nd) {
-    air_sb_putc(pr->out, '[');
-    air_pr_put_opnds(pr, op, nd, op->n_operands);
-    air_sb_putc(pr->out, ']');
-  }
 }
 
 typedef struct subscript_ctx_t {
@@ -367,111 +279,6 @@ static void put_subscripts(air_printer_t* pr, const air_op_t* op, uint32_t first
   }
 }
 
-static void put_bound(air_printer_t* pr, const air_ixlist_t* l, uint32_t i) {
-  if (i >= l->n || !l->items)
-    air_pr_put(pr, "<<null>>");
-  else if (l->items[i].value)
-    air_pr_put_val(pr, l->items[i].value);
-  else
-    air_print_i64(pr->out, l->items[i].cst);
-}
-
-/* collapse_shape / expand_shape / cast; see the RESHAPE layout in ir.h. */
-static void print_reshape(air_printer_t* pr, const air_op_t* op) {
-  air_pr_put(pr, air_opkind_name(op->kind));
-  air_sb_putc(pr->out, ' ');
-  air_pr_put_val(pr, air_pr_opnd(op, 0));
-  if (op->kind != AIR_OP_MEMREF_CAST) {
-    const air_ixlist_t* idx = air_pr_list(op, 0);
-    const air_ixlist_t* groups = air_pr_list(op, 1);
-    uint32_t k = 0;
-    air_pr_put(pr, " [");
-    for (uint32_t g = 0; g < groups->n && groups->items; ++g) {
-      if (g) air_pr_put(pr, ", ");
-      air_sb_putc(pr->out, '[');
-      /* bounded by the index list: broken sizes must not print forever */
-      for (int64_t j = 0; j < groups->items[g].cst && k < idx->n && idx->items; ++j, ++k) {
-        if (j) air_pr_put(pr, ", ");
-        air_print_i64(pr->out, idx->items[k].cst);
-      }
-      air_sb_putc(pr->out, ']');
-    }
-    air_sb_putc(pr->out, ']');
-    if (op->kind == AIR_OP_EXPAND_SHAPE && op->n_lists > 2) {
-      air_pr_put(pr, " output_shape ");
-      air_pr_put_ixlist(pr, air_pr_list(op, 2));
-    }
-  }
-  air_pr_put_attrs(pr, op);
-  air_pr_put(pr, " : ");
-  air_pr_put_vtype(pr, air_pr_opnd(op, 0));
-  air_pr_put(pr, op->kind == AIR_OP_MEMREF_CAST ? " to " : " into ");
-  air_pr_put_vtype(pr, air_pr_res(op, 0));
-}
-
-static void print_affine_for(air_printer_t* pr, const air_op_t* op, int level) {
-  const air_block_t* b = air_pr_region(op, 0);
-  air_pr_put(pr, "affine.for ");
-  air_pr_put_val(pr, air_pr_barg(b, 0));
-  air_pr_put(pr, " = ");
-  put_bound(pr, air_pr_list(op, 0), 0);
-  air_pr_put(pr, " to ");
-  put_bound(pr, air_pr_list(op, 0), 1);
-  if (op->iaux[1] != 1) {
-    air_pr_put(pr, " step ");
-    air_pr_put_u32(pr, op->iaux[1]);
-  }
-  if (op->n_operands) {
-    air_pr_put(pr, " iter_args(");
-    for (uint32_t i = 0; i < op->n_operands; ++i) {
-      if (i) air_pr_put(pr, ", ");
-      air_pr_put_val(pr, air_pr_barg(b, i + 1));
-      air_pr_put(pr, " = ");
-      air_pr_put_val(pr, op->operands[i]);
-    }
-    air_pr_put(pr, ") -> (");
-    if (op->n_results)
-      air_pr_put_vtypes(pr, op->results, op->n_results);
-    else
-      air_pr_put_vtypes(pr, op->operands, op->n_operands);
-    air_sb_putc(pr->out, ')');
-  }
-  air_sb_putc(pr->out, ' ');
-  print_region(pr, op, b, level, false);
-  air_pr_put_attrs(pr, op);
-}
-
-static void print_linalg(air_printer_t* pr, const air_op_t* op, int level) {
-  uint32_t n_in = min_u32(op->iaux[0], op->n_operands);
-  bool generic = op->kind == AIR_OP_GENERIC;
-  air_pr_put(pr, air_opkind_name(op->kind));
-  if (generic) {
-    air_sb_putc(pr->out, ' ');
-    air_print_attr_dict(pr->out, pr->p, op->attrs, op->n_attrs);
-  } else {
-    air_pr_put_attrs(pr, op);
-  }
-  if (n_in) {
-    air_pr_put(pr, " ins(");
-    air_pr_put_opnds(pr, op, 0, n_in);
-    air_pr_put(pr, " : ");
-    air_pr_put_opnd_types(pr, op, 0, n_in);
-    air_sb_putc(pr->out, ')');
-  }
-  if (op->n_operands > n_in) {
-    air_pr_put(pr, " outs(");
-    air_pr_put_opnds(pr, op, n_in, op->n_operands);
-    air_pr_put(pr, " : ");
-    air_pr_put_opnd_types(pr, op, n_in, op->n_operands);
-    air_sb_putc(pr->out, ')');
-  }
-  if (generic && air_pr_region(op, 0)) {
-    air_sb_putc(pr->out, ' ');
-    print_region(pr, op, air_pr_region(op, 0), level, true);
-  }
-  air_pr_put_arrow_results(pr, op);
-}
-
 static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
   const char* name = air_opkind_name(op->kind);
   air_pr_put_indent(pr, level);
@@ -481,7 +288,11 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
     case AIR_OPC_OPAQUE: air_pr_put(pr, op->text ? op->text : "<<null>>"); break;
     case AIR_OPC_FUNC: print_func(pr, op, level); break;
     case AIR_OPC_CALL:
-      air_pr_put(pr, "func.call ");
+      /* func.func makes `func` the default dialect of its body: MLIR drops the
+       * prefix of ops directly in it (return, call). */
+      air_pr_put(pr, air_ir_parent_op(op) && air_ir_parent_op(op)->kind == AIR_OP_FUNC
+                         ? "call "
+                         : "func.call ");
       air_print_symbol(pr->out, op->sym);
       air_sb_putc(pr->out, '(');
       air_pr_put_vals(pr, op->operands, op->n_operands);
@@ -511,6 +322,15 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_pr_put_attrs(pr, op);
       break;
     case AIR_OPC_EXECUTE: print_execute(pr, op, level); break;
+    case AIR_OPC_UNIVERSE:
+      air_pr_put(pr, name);
+      air_sb_putc(pr->out, '(');
+      air_pr_put_vals(pr, op->operands, op->n_operands);
+      air_sb_putc(pr->out, ')');
+      air_pr_put_attrs(pr, op);
+      air_pr_put(pr, " : ");
+      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      break;
     case AIR_OPC_TOKEN_ALLOC:
       air_pr_put(pr, name);
       air_pr_put_attrs(pr, op);
@@ -523,7 +343,7 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_sb_putc(pr->out, ' ');
       air_print_attr_typed(pr->out, pr->p, &op->value, air_ir_value_type(pr->p, air_pr_res(op, 0)));
       break;
-    case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_SELECT:
+    case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_SELECT: case AIR_OPC_TERNARY:
       air_pr_put(pr, name);
       air_sb_putc(pr->out, ' ');
       air_pr_put_vals(pr, op->operands, op->n_operands);
@@ -605,37 +425,11 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_pr_put(pr, " to ");
       air_pr_put_vtype(pr, air_pr_res(op, 0));
       break;
-    case AIR_OPC_RESHAPE: print_reshape(pr, op); break;
-    case AIR_OPC_FOR: print_for(pr, op, level); break;
-    case AIR_OPC_PARALLEL: print_parallel(pr, op, level); break;
-    case AIR_OPC_REDUCE: print_reduce(pr, op, level); break;
-    case AIR_OPC_IF:
-      air_pr_put(pr, "scf.if ");
-      air_pr_put_val(pr, air_pr_opnd(op, 0));
-      if (op->n_results) {
-        air_pr_put(pr, " -> (");
-        air_pr_put_vtypes(pr, op->results, op->n_results);
-        air_sb_putc(pr->out, ')');
-      }
-      print_branches(pr, op, level);
+    case AIR_OPC_CUSTOM: print_custom(pr, op); break;
+    default:
+      if (!air_print_ctrl_op(pr, op, level) && !air_print_mem_op(pr, op, level))
+        air_pr_put(pr, "<<unknown op>>");
       break;
-    case AIR_OPC_AFFINE_APPLY:
-      air_pr_put(pr, name);
-      air_sb_putc(pr->out, ' ');
-      air_print_attr(pr->out, pr->p, &op->value);
-      put_dims_syms(pr, op);
-      air_pr_put_attrs(pr, op);
-      break;
-    case AIR_OPC_AFFINE_IF:
-      air_pr_put(pr, "affine.if ");
-      air_print_attr(pr->out, pr->p, &op->value);
-      put_dims_syms(pr, op);
-      air_pr_put_arrow_results(pr, op);
-      print_branches(pr, op, level);
-      break;
-    case AIR_OPC_AFFINE_FOR: print_affine_for(pr, op, level); break;
-    case AIR_OPC_LINALG: print_linalg(pr, op, level); break;
-    default: air_pr_put(pr, "<<unknown op>>"); break;
   }
   air_sb_putc(pr->out, '\n');
 }
@@ -672,6 +466,7 @@ air_status_t air_print(const air_program_t* p, uint32_t flags, air_sb_t* out) {
                       "air_print: NULL argument");
   air_printer_t pr;
   bool ok = air_pr_begin(&pr, p, out);
+  pr.print_op = print_op;
   if (ok) print_program(&pr);
   air_pr_end(&pr);
   if (!ok || out->oom) return AIR_STATUS_OOM(&p->allocator, "printing a program");

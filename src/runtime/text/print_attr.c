@@ -83,10 +83,12 @@ void air_print_type(air_sb_t* out, const air_program_t* p, air_tid_t t) {
       put(out, n[0] ? n : "<<null>>");
       return;
     }
-    case AIR_TYPE_MEMREF: break;
+    case AIR_TYPE_MEMREF: case AIR_TYPE_TENSOR: break;
+    case AIR_TYPE_UNIVERSE: put(out, "!air.universe"); return;
     default: put(out, "<<null>>"); return;
   }
-  put(out, "memref<");
+  put(out, ti->kind == AIR_TYPE_MEMREF ? "memref<" : "tensor<");
+  if (ti->unranked) put(out, "*x");
   for (uint32_t i = 0; i < ti->rank && ti->shape; ++i) {
     if (ti->shape[i] == AIR_DIM_DYNAMIC)
       air_sb_putc(out, '?');
@@ -309,19 +311,28 @@ static void put_aff_or_null(air_sb_t* out, const air_aff_t* e) {
     put(out, "<<null>>");
 }
 
-static void put_map(air_sb_t* out, const air_affine_map_t* m) {
+void air_print_map_bare(air_sb_t* out, const air_affine_map_t* m) {
   if (!m) {
     put(out, "<<null>>");
     return;
   }
-  put(out, "affine_map<");
   put_dims_syms(out, m->n_dims, m->n_syms);
   put(out, " -> (");
   for (uint32_t i = 0; i < m->n_results && m->results; ++i) {
     if (i) put(out, ", ");
     put_aff_or_null(out, m->results[i]);
   }
-  put(out, ")>");
+  air_sb_putc(out, ')');
+}
+
+static void put_map(air_sb_t* out, const air_affine_map_t* m) {
+  if (!m) {
+    put(out, "<<null>>");
+    return;
+  }
+  put(out, "affine_map<");
+  air_print_map_bare(out, m);
+  air_sb_putc(out, '>');
 }
 
 static void put_set(air_sb_t* out, const air_affine_set_t* st) {

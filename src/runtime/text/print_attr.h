@@ -23,6 +23,9 @@ void air_print_attr_typed(air_sb_t* out, const air_program_t* p, const air_attr_
 void air_print_attr_dict(air_sb_t* out, const air_program_t* p,
                          const air_named_attr_t* attrs, uint32_t n);
 
+/* A map without `affine_map<>`: `(d0, d1) -> (d1, d0)`. */
+void air_print_map_bare(air_sb_t* out, const air_affine_map_t* m);
+
 /* An affine expression as MLIR prints it. `leaf`, when given, prints dimension or
  * symbol `pos` instead of `d0` / `s0` (affine.load/store write SSA values there). */
 typedef void (*air_print_aff_leaf_fn)(void* user, bool is_sym, int64_t pos);

@@ -1,7 +1,8 @@
 /* print_core.c - the printer's floor: the naming pass that gives every value
- * its printed name, and the small writing pieces every op printer uses (values,
- * types, attribute dictionaries, lists, token clauses, results). print.c says
- * how names are chosen. */
+ * its printed name, the small writing pieces every op printer uses (values,
+ * types, attribute dictionaries, lists, token clauses, results), and regions,
+ * whose ops are printed through the `print_op` hook print.c installs. print.c
+ * says how names are chosen. */
 #include "runtime/text/print_core.h"
 
 #include <string.h>
@@ -389,4 +390,59 @@ void air_pr_put_results(air_printer_t* pr, const air_op_t* op) {
     air_pr_put_vals(pr, op->results, n);
   }
   air_pr_put(pr, " = ");
+}
+
+/*---------------------------------------------------------------------------*/
+/* Regions                                                                   */
+/*---------------------------------------------------------------------------*/
+
+/* The terminator MLIR materialises when a region of `owner` omits it. */
+static int implicit_terminator(const air_op_t* owner) {
+  switch (owner->kind) {
+    case AIR_OP_LAUNCH: return AIR_OP_LAUNCH_TERM;
+    case AIR_OP_SEGMENT: return AIR_OP_SEGMENT_TERM;
+    case AIR_OP_HERD: return AIR_OP_HERD_TERM;
+    case AIR_OP_RANK: return AIR_OP_RANK_TERM;
+    case AIR_OP_EXECUTE: return AIR_OP_EXECUTE_TERM;
+    case AIR_OP_FOR: case AIR_OP_IF: case AIR_OP_INDEX_SWITCH: return AIR_OP_YIELD;
+    case AIR_OP_AFFINE_FOR: case AIR_OP_AFFINE_IF: return AIR_OP_AFFINE_YIELD;
+    case AIR_OP_PARALLEL: return AIR_OP_REDUCE;
+    case AIR_OP_FORALL: return AIR_OP_IN_PARALLEL;
+    default: return -1;
+  }
+}
+
+static bool elided(const air_op_t* owner, const air_block_t* b, const air_op_t* op) {
+  if (op->next || (int)op->kind != implicit_terminator(owner) || op->n_operands || op->n_attrs)
+    return false;
+  /* scf.index_switch's case regions are parsed by hand in MLIR, without an
+   * implicit terminator: only the default region may omit its yield. */
+  if (owner->kind == AIR_OP_INDEX_SWITCH && owner->n_regions &&
+      b != owner->regions[owner->n_regions - 1])
+    return false;
+  if (op->kind == AIR_OP_IN_PARALLEL)
+    return op->n_regions == 1 && op->regions && (!op->regions[0] || !op->regions[0]->first);
+  return !op->n_regions;
+}
+
+void air_pr_put_region(air_printer_t* pr, const air_op_t* owner, const air_block_t* b,
+                       int level, bool label) {
+  air_pr_put(pr, "{\n");
+  if (b) {
+    if (label && b->n_args) {
+      air_pr_put_indent(pr, level);
+      air_pr_put(pr, "^bb0(");
+      for (uint32_t i = 0; i < b->n_args; ++i) {
+        if (i) air_pr_put(pr, ", ");
+        air_pr_put_val(pr, air_pr_barg(b, i));
+        air_pr_put(pr, ": ");
+        air_pr_put_vtype(pr, air_pr_barg(b, i));
+      }
+      air_pr_put(pr, "):\n");
+    }
+    for (const air_op_t* op = b->first; op && !pr->out->oom; op = op->next)
+      if (!elided(owner, b, op)) pr->print_op(pr, op, level + 1);
+  }
+  air_pr_put_indent(pr, level);
+  air_sb_putc(pr->out, '}');
 }

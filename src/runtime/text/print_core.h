@@ -1,6 +1,8 @@
 /* print_core.h - the printer's state and the pieces every op printer uses
- * (print_core.c). Internal to the printer: print.c prints ops and regions with
- * these; print_attr.h prints the leaves (types, attributes, affine maps).
+ * (print_core.c). Internal to the printer: print.c (dispatcher, func, air,
+ * arith, memref basics), print_ctrl.c (scf, affine, linalg) and print_mem.c
+ * (memref views and globals, tensors) print ops with these; print_attr.h prints
+ * the leaves (types, attributes, affine maps).
  * Nothing here fails loudly: out of memory sets `out->oom`, and broken IR
  * prints as `<<null>>`. */
 #ifndef AIR_RUNTIME_TEXT_PRINT_CORE_H_
@@ -15,8 +17,13 @@ typedef struct air_pr_vname_t air_pr_vname_t;
 typedef struct air_pr_slot_t air_pr_slot_t;
 typedef struct air_pr_undo_t air_pr_undo_t;
 
-typedef struct air_printer_t {
+typedef struct air_printer_t air_printer_t;
+/* Prints one op (with its results and regions) at indentation `level`. */
+typedef void (*air_pr_op_fn)(air_printer_t* pr, const air_op_t* op, int level);
+
+struct air_printer_t {
   const air_program_t* p;
+  air_pr_op_fn print_op; /* print.c's dispatcher, for the ops inside regions */
   air_sb_t* out;
   air_pr_vname_t* names; /* per value: its printed name */
   air_pr_slot_t* slots;  /* written names taken in the current scopes */
@@ -26,7 +33,7 @@ typedef struct air_printer_t {
   uint8_t* taken; /* bitmap: decimal names written somewhere, below `limit` */
   uint32_t limit;
   uint32_t scope, n_scopes, next_num;
-} air_printer_t;
+};
 
 /* Names every value of `p` (the first pass); false when out of memory. Call
  * air_pr_end afterwards in either case. */
@@ -87,5 +94,11 @@ void air_pr_put_async(air_printer_t* pr, const air_op_t* op);
 void air_pr_put_aff_conc(air_printer_t* pr, const air_op_t* op);
 /* `%r = `, `%r:N = ` or `%a, %b = ` when op has results. */
 void air_pr_put_results(air_printer_t* pr, const air_op_t* op);
+
+/* `{`, the ops one level deeper (terminators MLIR elides left out), `}` at
+ * `level`. `label` prints `^bb0(args):` for regions whose arguments have no
+ * other syntax (scf.reduce, linalg.generic). */
+void air_pr_put_region(air_printer_t* pr, const air_op_t* owner, const air_block_t* b,
+                       int level, bool label);
 
 #endif /* AIR_RUNTIME_TEXT_PRINT_CORE_H_ */

@@ -3,6 +3,10 @@
  *
  * Every violation becomes one line `file:line:col: error: [rule] message`; the
  * lines are sorted by location and returned in one FAILED_PRECONDITION status.
+ * All passes run over the whole program, so one bad op does not hide the rest;
+ * like a compiler's error limit, the first AIR_V_MAX_ERRORS lines by location
+ * are kept and a count of the others ends the message. A fact found twice (per
+ * enumerated instance, or by two passes) is one line.
  * The verifier never trusts the IR: ids, counts and links are checked before use,
  * and what cannot be interpreted is reported as [structure] and skipped.
  *
@@ -14,25 +18,29 @@
  *                     block arguments matching signatures, operand types the
  *                     class fixes (index sizes/indices/bounds, i1 conditions,
  *                     memref data operands, token iter_args), intact links.
- *  nesting            launch outside any launch/segment/herd; segment inside a
+ *  nesting            rank outside any rank/launch/segment/herd; launch outside
+ *                     any launch/segment/herd (inside a rank is fine);
+ *                     universe.alloc outside them all; segment inside a
  *                     launch or segment (at any depth) and not in a herd; herd
  *                     inside a segment, never in a herd; func, channel and
  *                     opaque ops only at module level (spec 2.1-2.3). The spec
  *                     restricts where hierarchy ops nest, not where data moves:
  *                     put/get/dma/wait_all are legal at any level (host code
  *                     included) except inside air.execute.
- *  isolation          launch/segment/herd/func bodies use only values defined
+ *  isolation          rank/launch/segment/herd/func bodies use only values defined
  *                     inside them; captures (constants too) must go through
  *                     args(...) (IsolatedFromAbove, spec 1).
  *  dominance          a use must follow its definition in the same block, or be
  *                     nested in a block that follows it.
- *  symbol             module symbols are unique; func.call names a declared
- *                     function with a matching signature.
+ *  symbol             symbols are unique in their module (a file may hold
+ *                     several); func.call names a declared function with a
+ *                     matching signature; memref.get_global names a
+ *                     memref.global of its type.
  *  token-list         dependency/affinity/concurrency lists hold only tokens;
  *                     dependency only on AIR async-capable ops; affinity only on
  *                     launch/segment/herd; concurrency only on segment/herd (the
  *                     per-op syntax of spec 2; data-movement syntax has dependency
- *                     lists only).
+ *                     lists only); air.rank takes a dependency list only.
  *  launch-concurrency no concurrency list on air.launch (spec 2.1).
  *  launch-token-scope affinity/concurrency tokens never cross a launch boundary:
  *                     not passed into a launch through args (traced through
@@ -46,36 +54,55 @@
  *                     a token; sync and async not both; a token result must be
  *                     used or named ('async' => the result must be named).
  *  memory-space       memref spaces are 0/1/2; L1 (2) allocs inside a herd, L2 (1)
- *                     allocs inside a segment and not in a herd; launch args are
- *                     L3 (spec 2.1); with an AIE target (every xcv* and npu*
- *                     device) compute in a herd (linalg, memref.load/store/copy,
- *                     func.call) uses L1 only (spec 2.3; GPU herds may use
- *                     L2/L3, spec 4.2).
+ *                     allocs inside a segment and not in a herd; launch and rank
+ *                     args are L3 (spec 2.1); memref/affine load and store in a herd
+ *                     touch L1 only, on every target (spec 1: cross-level access
+ *                     only through data movement; linalg, DMA and channels are
+ *                     exempt); with an AIE target (every xcv* and npu* device)
+ *                     all compute in a herd (linalg, memref.copy, func.call)
+ *                     uses L1 only (spec 2.3; GPU herds may compute on L2/L3,
+ *                     spec 4.2).
  *  dma-lists          offsets/sizes/strides: sizes and strides of equal length,
  *                     offsets no longer than sizes, static offsets/strides >= 0,
  *                     sizes > 0; a dma's sides have the same element type and,
- *                     when both are static, the same element count. Lists longer
+ *                     when both are static, the same element count, counting
+ *                     pad_before/pad_after on either side. Lists longer
  *                     than the memref rank are legal (mlir-air describes
  *                     wrap-around access patterns with them), so rank is not
  *                     checked.
- *  rank               src_rank/dst_rank and gpu_symmetric_heap channels need an
- *                     enclosing air.rank, which this build does not support.
+ *  rank               scale-out (verify_rank.c, spec 2.4 and 2.7): src_rank/
+ *                     dst_rank only inside an air.rank, on the side of a memref
+ *                     that traces (through args, views, execute results) to
+ *                     memref.alloc {air.symmetric}, once each, a constant one in
+ *                     the rank space; symmetric allocs and their deallocs only
+ *                     at rank level (not in a launch/segment/herd), in L3, not
+ *                     under a branch or a loop whose bounds vary by rank, sizes
+ *                     not derived from the rank id or data (lockstep, as
+ *                     MPI_Win_allocate/free are collective); gpu_symmetric_heap
+ *                     channels only inside an air.rank; a constant universe size
+ *                     equals the rank space; air.universe.alloc has >= 1 rank;
+ *                     no air.rank with an AIE target.
  *  broadcast-shape    channel dims > 0; broadcast_shape has the channel's rank,
  *                     positive dims, and each channel dim equals it or is 1
  *                     (NumPy broadcasting of the channel onto the shape).
  *  channel-type       channel_type is one of the five spec values, and a written
  *                     one fits the target (npu_* not on a GPU, gpu_* not on an
  *                     AIE device); depth is an integer >= 1; npu_mmio gets land
- *                     in L1.
- *  undeclared-channel put/get name a declared channel; index count equals its
- *                     rank (or none when every dim is 1); constant indices, and
- *                     indices resolved per herd/segment/loop instance, are in
- *                     range (puts: channel dims; gets: broadcast_shape).
+ *                     in L1; (air.)refeed_count is an integer in [1, 2^31-1];
+ *                     packet_ids only on npu_dma_packet channels, each in
+ *                     [0, 31], none repeated.
+ *  undeclared-channel put/get name a declared channel (in the nearest module);
+ *                     index count equals its rank, or none when every dim the
+ *                     op indexes is 1 (puts: the channel's dims, whatever its
+ *                     broadcast_shape; gets: the broadcast_shape); constant
+ *                     indices, and indices resolved per herd/segment/loop
+ *                     instance, are in range of those dims. A get's index on a
+ *                     broadcast dimension that is 1 on both sides is ignored.
  *  execute-region     air.execute holds host computation only (no hierarchy,
  *                     channel, dma, wait_all, execute, token or channel decl ops)
  *                     and yields values matching its results.
  *  channel-balance    per channel index, total puts == total gets, counting every
- *                     launch/segment/herd/scf.parallel instance and static loop
+ *                     rank/launch/segment/herd/scf.parallel instance and static loop
  *                     iteration, resolving indices and affine.if/scf.if
  *                     conditions per instance; a broadcast put counts once per
  *                     receiver. Branches on dynamic conditions must move the same
@@ -91,10 +118,10 @@
  *                     Fitting a target's resources is the scheduler's job.
  *
  * Files, bottom up: verify_util.c holds what the passes share; verify_index.c
- * indexes the program and builds the symbol table; verify_data.c and
- * verify_ops.c check ops one by one; verify_scope.c walks values (dominance,
- * isolation, token scope and conflicts); verify_balance.c and verify_deadlock.c
- * analyse channels over the whole program; this file runs them in order
+ * indexes the program and builds the symbol table; verify_data.c,
+ * verify_rank.c (scale-out) and verify_ops.c check ops one by one;
+ * verify_scope.c walks values (dominance, isolation, token scope and conflicts);
+ * verify_balance.c and verify_deadlock.c analyse channels over the whole program; this file runs them in order
  * (verify_passes.h). Analyses that cannot decide statically (dynamic counts,
  * indices or conditions; budgets exceeded) stay silent rather than guess.
  */
@@ -209,6 +236,7 @@ air_status_t air_verify(const air_program_t* p, const char* target, uint32_t fla
   air_mem_free(v.a, v.vals);
   air_mem_free(v.a, v.uses);
   air_mem_free(v.a, v.diags);
+  air_mem_free(v.a, v.seen);
   air_sb_free(&v.text);
   return st;
 }

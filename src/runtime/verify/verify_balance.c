@@ -2,7 +2,7 @@
  *
  * Producers and consumers usually sit in different herds, segments or launch
  * bodies, so balance is a whole-program count per channel index: every put and
- * get counts once per instance of its enclosing launch/segment/herd/scf.parallel
+ * get counts once per instance of its enclosing rank/launch/segment/herd/scf.parallel
  * iteration spaces and once per iteration of its static loops. The count is
  * computed, not enumerated: a binder (iteration space or loop) is enumerated
  * point by point only when some channel index, condition or bound below it
@@ -309,7 +309,7 @@ static void mark(bal_t* B, air_vid_t root) {
           push(B, o->operands[n + i - 2 * n]);
       } else if ((o->kind == AIR_OP_FOR || o->kind == AIR_OP_AFFINE_FOR) && i == 0) {
         B->rel[vv->owner] |= 1;
-      } else if (o->kind == AIR_OP_PARALLEL && i < n) {
+      } else if ((o->kind == AIR_OP_PARALLEL || o->kind == AIR_OP_FORALL) && i < n) {
         B->rel[vv->owner] |= dim_bit(i);
       }
       continue;
@@ -351,9 +351,15 @@ static void mark_all(bal_t* B) {
       case AIR_OP_PARALLEL: cnt = 3 * n; break;
       case AIR_OP_LAUNCH:
       case AIR_OP_SEGMENT:
-      case AIR_OP_HERD: cnt = n; break;
+      case AIR_OP_HERD:
+      case AIR_OP_RANK: cnt = n; break;
       case AIR_OP_AFFINE_FOR:
         for (uint32_t k = 0; k < 2 && o->n_lists; ++k) mark(B, o->lists[0].items[k].value);
+        break;
+      case AIR_OP_INDEX_SWITCH: cnt = o->n_operands; break;
+      case AIR_OP_FORALL:
+        for (uint32_t l = 0; l < 3 && l < o->n_lists; ++l)
+          for (uint32_t k = 0; k < o->lists[l].n; ++k) mark(B, o->lists[l].items[k].value);
         break;
       default: break;
     }
@@ -445,16 +451,19 @@ static void fmt_index(char* buf, size_t n, const air_vchan_t* ch, uint64_t pt) {
   if (k < n) snprintf(buf + k, n - k, "]");
 }
 
-/* A branch on a condition not known statically: both sides must move the same
- * amounts (net puts - gets) on every channel index. */
-static void b_branches(bal_t* B, uint32_t id, int64_t mult) {
+/* A branch on a condition not known statically: both sides (regions r_then and
+ * r_else; an absent else moves nothing) must move the same amounts (net puts -
+ * gets) on every channel index. The then-side counts once toward the total when
+ * `add`. scf.index_switch compares its first region with each other one. */
+static void b_branch_pair(bal_t* B, uint32_t id, int64_t mult, uint32_t r_then, uint32_t r_else,
+                          bool add) {
   air_vctx_t* v = B->v;
   bsink_t t = {0}, e = {0};
   bsink_t* saved = B->cur;
   B->cur = &t;
-  b_region(B, id, 0, 1);
+  b_region(B, id, r_then, 1);
   B->cur = &e;
-  if (v->ops[id].op->n_regions > 1) b_region(B, id, 1, 1);
+  if (r_else < v->ops[id].op->n_regions) b_region(B, id, r_else, 1);
   B->cur = saved;
   normalize(B, &t);
   normalize(B, &e);
@@ -483,15 +492,24 @@ static void b_branches(bal_t* B, uint32_t id, int64_t mult) {
     char ix[96] = "";
     if (pt != UNK) fmt_index(ix, sizeof ix, cd, pt);
     const air_op_t* o = v->ops[id].op;
-    defer(B, id, "channel-balance",
-          "the branches of this %s move different amounts on channel @%s%s: the then-branch "
-          "has %lld puts and %lld gets, the else-branch %lld puts and %lld gets; balance must "
-          "hold on each branch, so match every put and get inside the branch (or make the "
-          "condition static)",
-          air_v_opname(o), v->ops[cd->op].op->sym, ix, (long long)a->put, (long long)a->get,
-          (long long)b->put, (long long)b->get);
+    if (o->kind == AIR_OP_INDEX_SWITCH)
+      defer(B, id, "channel-balance",
+            "the regions of this %s move different amounts on channel @%s%s: region #%u has "
+            "%lld puts and %lld gets, region #%u %lld puts and %lld gets; balance must hold on "
+            "each branch, so match every put and get inside each case (or make the switch "
+            "operand static)",
+            air_v_opname(o), v->ops[cd->op].op->sym, ix, r_then, (long long)a->put,
+            (long long)a->get, r_else, (long long)b->put, (long long)b->get);
+    else
+      defer(B, id, "channel-balance",
+            "the branches of this %s move different amounts on channel @%s%s: the then-branch "
+            "has %lld puts and %lld gets, the else-branch %lld puts and %lld gets; balance must "
+            "hold on each branch, so match every put and get inside the branch (or make the "
+            "condition static)",
+            air_v_opname(o), v->ops[cd->op].op->sym, ix, (long long)a->put, (long long)a->get,
+            (long long)b->put, (long long)b->get);
   }
-  for (uint32_t x = 0; x < t.n; ++x) {
+  for (uint32_t x = 0; add && x < t.n; ++x) {
     int64_t p, g;
     if (__builtin_mul_overflow(t.e[x].put, mult, &p) ||
         __builtin_mul_overflow(t.e[x].get, mult, &g))
@@ -501,6 +519,10 @@ static void b_branches(bal_t* B, uint32_t id, int64_t mult) {
   }
   air_mem_free(v->a, t.e);
   air_mem_free(v->a, e.e);
+}
+
+static void b_branches(bal_t* B, uint32_t id, int64_t mult) {
+  b_branch_pair(B, id, mult, 0, 1, true);
 }
 
 /* Counts the body of a binder over its space: lb[k] + i * st[k], i < trip[k]. */
@@ -571,16 +593,15 @@ static void b_chan(bal_t* B, uint32_t j, int64_t mult) {
   bchan_t* h = &B->ch[c];
   if (ch->bad || !ch->dims) return;
   uint32_t n = o->iaux[0], R = ch->rank;
-  bool ones = true;
-  for (uint32_t k = 0; k < R; ++k) ones = ones && ch->dims[k] == 1 && ch->bdims[k] == 1;
-  if (R > MAX_DIMS || (n != R && !(n == 0 && ones))) {
+  bool put = o->kind == AIR_OP_PUT;
+  if (R > MAX_DIMS || (n != R && !(n == 0 && air_v_chan_may_omit(ch, put)))) {
     h->dyn = true;
     return;
   }
   int64_t idx[MAX_DIMS] = {0};
   bool known = true;
-  for (uint32_t k = 0; k < n; ++k) known = ev(B, o->operands[k], &idx[k], 0) && known;
-  bool put = o->kind == AIR_OP_PUT;
+  for (uint32_t k = 0; k < n; ++k)
+    if (!air_v_chan_index_ignored(ch, put, k)) known = ev(B, o->operands[k], &idx[k], 0) && known;
   const int64_t* lim = put ? ch->dims : ch->bdims;
   if (known) {
     for (uint32_t k = 0; k < R; ++k) {
@@ -642,6 +663,7 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
     case AIR_OP_LAUNCH:
     case AIR_OP_SEGMENT:
     case AIR_OP_HERD:
+    case AIR_OP_RANK:
       if (!o->n_regions) return;
       if (n > MAX_DIMS) {
         b_dyn(B, j);
@@ -708,6 +730,44 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
         b_region(B, j, c ? 0 : 1, mult);
       return;
     }
+    case AIR_OP_INDEX_SWITCH: {
+      /* The case whose value the operand has, else the default (the last region). */
+      uint32_t nc = o->n_regions ? o->n_regions - 1 : 0;
+      if (!o->n_regions) return;
+      if (!ev(B, o->operands[0], &x, 0)) {
+        for (uint32_t r = 1; r < o->n_regions && !B->aborted; ++r)
+          b_branch_pair(B, j, mult, 0, r, r == 1);
+        if (o->n_regions == 1) b_region(B, j, 0, mult);
+        return;
+      }
+      uint32_t r = 0;
+      while (r < nc && o->value.ints[r] != x) ++r;
+      b_region(B, j, r, mult);
+      return;
+    }
+    case AIR_OP_FORALL: {
+      if (n > MAX_DIMS || o->n_lists != 3) {
+        b_dyn(B, j);
+        return;
+      }
+      for (uint32_t k = 0; k < n; ++k) {
+        int64_t ub;
+        const air_ix_t* bl = &o->lists[0].items[k];
+        const air_ix_t* bu = &o->lists[1].items[k];
+        const air_ix_t* bs = &o->lists[2].items[k];
+        vars[k] = o->regions[0]->args[k];
+        lb[k] = bl->cst;
+        ub = bu->cst;
+        st[k] = bs->cst;
+        if ((bl->value && !ev(B, bl->value, &lb[k], 0)) || (bu->value && !ev(B, bu->value, &ub, 0)) ||
+            (bs->value && !ev(B, bs->value, &st[k], 0)) || !trip_count(lb[k], ub, st[k], &trip[k])) {
+          b_dyn(B, j);
+          return;
+        }
+      }
+      b_space(B, j, n, lb, st, trip, vars, mult);
+      return;
+    }
     default: break;
   }
   for (uint32_t r = 0; r < o->n_regions; ++r) b_region(B, j, r, mult);
@@ -732,7 +792,7 @@ static void report(bal_t* B, uint32_t c) {
     if (k < sizeof bnote) snprintf(bnote + k, sizeof bnote - k, "]");
   }
   static const char* const how =
-      "counted over every launch/segment/herd/scf.parallel instance and loop iteration";
+      "counted over every rank/launch/segment/herd/scf.parallel instance and loop iteration";
   if (!h->unk && h->put) {
     air_sb_t sb;
     air_sb_init(&sb, v->a);

@@ -1,6 +1,6 @@
 /* verify_data.c - data movement and memory: channel declarations
  * ([broadcast-shape], [channel-type]), put/get/dma operands and lists
- * ([dma-lists], [undeclared-channel], [rank]) and memory spaces
+ * ([dma-lists], [undeclared-channel]) and memory spaces
  * ([memory-space]). Rule ids are documented in verify.c. */
 #include <stdio.h>
 #include <string.h>
@@ -130,6 +130,45 @@ static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
           "\"npu_dma_packet\", \"npu_cascade\", \"npu_mmio\", \"gpu_symmetric_heap\"",
           name);
   }
+  /* mlir-air's refeed count (how often the channel's data is sent again). */
+  static const char* const k_refeed[2] = {"air.refeed_count", "refeed_count"};
+  for (int i = 0; i < 2; ++i) {
+    const air_attr_t* rc = air_ir_attr_get(op, k_refeed[i]);
+    if (!rc) continue;
+    rc = air_ir_attr_resolve(v->p, rc);
+    if (!rc || rc->kind != AIR_ATTR_INT || rc->i < 1 || rc->i > INT32_MAX)
+      ERR(id, "channel-type", "%s of air.channel @%s must be an integer in [1, 2147483647]%s",
+          k_refeed[i], name, rc && rc->kind == AIR_ATTR_INT ? "" : ", not a list or other value");
+  }
+  /* Packet ids route packet-switched channels: one 5-bit id per stream. */
+  const air_attr_t* pk = air_ir_attr_get(op, "packet_ids");
+  if (pk) {
+    int64_t ids[64];
+    uint32_t n = 0;
+    const air_attr_t* one = air_ir_attr_resolve(v->p, pk);
+    bool ints = one && one->kind == AIR_ATTR_INT ? (ids[0] = one->i, n = 1, true)
+                                                 : attr_ints(v, pk, 64, ids, &n);
+    if (c->type != AIR_VCH_PACKET)
+      ERR(id, "channel-type",
+          "packet_ids on air.channel @%s, whose channel_type is \"%s\"; packet ids are only "
+          "valid on an \"npu_dma_packet\" channel",
+          name, c->type < AIR_VCH_UNKNOWN ? k_chtypes[c->type] : "unknown");
+    if (!ints) {
+      ERR(id, "channel-type", "packet_ids of air.channel @%s must be integers", name);
+    } else {
+      for (uint32_t i = 0; i < n; ++i) {
+        if (ids[i] < 0 || ids[i] > 31)
+          ERR(id, "channel-type", "packet id #%u of air.channel @%s is %lld; packet ids are in "
+              "[0, 31]", i, name, (long long)ids[i]);
+        for (uint32_t j = 0; j < i; ++j)
+          if (ids[j] == ids[i]) {
+            ERR(id, "channel-type", "packet id %lld appears twice in air.channel @%s; each "
+                "packet stream needs its own id", (long long)ids[i], name);
+            break;
+          }
+      }
+    }
+  }
   bool npu = v->target == AIR_VT_AIE;
   /* Only a written type is held against the target: the default is the spec's
    * NPU default, not a request for NPU hardware. */
@@ -150,15 +189,20 @@ static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
   c->npoints = c->bad ? 0 : np;
 }
 
+/* A channel declared directly in a module (the top one or a nested one). */
+static bool module_channel(const air_vctx_t* v, uint32_t j) {
+  uint32_t par = v->ops[j].parent;
+  return v->ops[j].op->kind == AIR_OP_CHANNEL && !v->ops[j].bad && v->ops[j].op->sym &&
+         par != AIR_V_NONE && v->ops[par].op->kind == AIR_OP_MODULE;
+}
+
 void air_v_collect_channels(air_vctx_t* v) {
   uint32_t n = 0;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j))
-    if (v->ops[j].op->kind == AIR_OP_CHANNEL && !v->ops[j].bad && v->ops[j].op->sym) n++;
+  for (uint32_t j = 0; j < v->n_ops; ++j) n += module_channel(v, j);
   v->chans = air_v_calloc(v, n, sizeof(air_vchan_t));
   if (!v->chans) return;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j)) {
-    const air_op_t* op = v->ops[j].op;
-    if (op->kind != AIR_OP_CHANNEL || v->ops[j].bad || !op->sym) continue;
+  for (uint32_t j = 0; j < v->n_ops; ++j) {
+    if (!module_channel(v, j)) continue;
     /* A duplicate name was reported by build_symbols; uses resolve to the first. */
     v->ops[j].chan = v->n_chans;
     check_channel_decl(v, j, &v->chans[v->n_chans++]);
@@ -249,7 +293,7 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
   check_lists(v, id, op->lists, mem, op->kind == AIR_OP_PUT ? "the source" : "the destination");
   air_v_check_async(v, id);
 
-  uint32_t c = air_v_symbol(v, op->sym);
+  uint32_t c = air_v_symbol(v, id, op->sym);
   if (c == AIR_V_NONE || v->ops[c].op->kind != AIR_OP_CHANNEL || v->ops[c].chan == AIR_V_NONE) {
     ERR(id, "undeclared-channel",
         "%s names @%s, which is not a declared channel; declare it at module level "
@@ -261,9 +305,8 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
   v->ops[id].chan = ci;
   const air_vchan_t* ch = &v->chans[ci];
   if (!ch->dims) return;
-  bool ones = true;
-  for (uint32_t k = 0; k < ch->rank; ++k) ones = ones && ch->dims[k] == 1 && ch->bdims[k] == 1;
-  if (n != ch->rank && !(n == 0 && ones)) {
+  bool put = op->kind == AIR_OP_PUT;
+  if (n != ch->rank && !(n == 0 && air_v_chan_may_omit(ch, put))) {
     ERR(id, "undeclared-channel",
         "air.channel @%s has %u dimensions but %s gives %u indices; give one index per "
         "dimension",
@@ -272,6 +315,7 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
     const int64_t* lim = op->kind == AIR_OP_PUT ? ch->dims : ch->bdims;
     for (uint32_t k = 0; k < n; ++k) {
       int64_t x;
+      if (air_v_chan_index_ignored(ch, put, k)) continue;
       if (air_v_const(v, op->operands[k], &x) && (x < 0 || x >= lim[k]))
         ERR(id, "undeclared-channel",
             "index #%u of %s is %lld, outside [0, %lld) of air.channel @%s%s", k, on, (long long)x,
@@ -279,11 +323,6 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
             ch->broadcast && op->kind == AIR_OP_GET ? " (gets index the broadcast_shape)" : "");
     }
   }
-  if (ch->type == AIR_VCH_SYMHEAP)
-    ERR(id, "rank",
-        "%s uses the gpu_symmetric_heap channel @%s, which needs an enclosing air.rank scope; "
-        "air.rank is not supported by this build",
-        on, op->sym);
   if (ch->type == AIR_VCH_MMIO && op->kind == AIR_OP_GET) {
     const air_type_info_t* t = air_v_type(v, mem);
     if (t->kind == AIR_TYPE_MEMREF && t->memspace != AIR_MEM_L1)
@@ -294,9 +333,70 @@ void air_v_check_chan_io(air_vctx_t* v, uint32_t id) {
   }
 }
 
+/* Per-dimension sizes of one side: its size list, or the memref's shape when the
+ * lists are empty. False when not static or deeper than MAX_PAD_DIMS. */
+enum { MAX_PAD_DIMS = 16 };
+static bool side_sizes(const air_vctx_t* v, const air_ixlist_t* l, air_vid_t mem, int64_t* out,
+                       uint32_t* n) {
+  if (l[1].n) {
+    if (l[1].n > MAX_PAD_DIMS) return false;
+    for (uint32_t i = 0; i < l[1].n; ++i)
+      if (!air_v_ix_const(v, &l[1].items[i], &out[i])) return false;
+    *n = l[1].n;
+    return true;
+  }
+  const air_type_info_t* t = air_v_type(v, mem);
+  if (t->kind != AIR_TYPE_MEMREF || t->unranked || t->rank > MAX_PAD_DIMS) return false;
+  for (uint32_t i = 0; i < t->rank; ++i) {
+    if (t->shape[i] == AIR_DIM_DYNAMIC) return false;
+    out[i] = t->shape[i];
+  }
+  *n = t->rank;
+  return true;
+}
+
+/* One pad list (`array<i32: ...>` or `[...]`) as integers; false when it is
+ * there but not integers. */
+static bool pad_list(const air_vctx_t* v, const air_op_t* op, const char* name, int64_t* out,
+                     uint32_t* n) {
+  const air_attr_t* a = air_ir_attr_get(op, name);
+  *n = 0;
+  return !a || attr_ints(v, a, MAX_PAD_DIMS, out, n);
+}
+
+/* pad_before / pad_after add elements around the data of each dimension, so a
+ * padded transfer lands more elements than it reads: the counts match when one
+ * side's sizes, each widened by its padding (pads listed outermost first and
+ * aligned with the innermost dimensions), multiply to the other side's count. The
+ * spec gives no rule on counts, so padding that cannot be interpreted passes. */
+static bool padding_matches(const air_vctx_t* v, const air_op_t* op, int64_t nd, int64_t ns) {
+  int64_t pb[MAX_PAD_DIMS], pa[MAX_PAD_DIMS];
+  uint32_t nb, na;
+  if (!air_ir_attr_get(op, "pad_before") && !air_ir_attr_get(op, "pad_after")) return false;
+  if (!pad_list(v, op, "pad_before", pb, &nb) || !pad_list(v, op, "pad_after", pa, &na))
+    return true;
+  for (int side = 0; side < 2; ++side) {
+    int64_t sz[MAX_PAD_DIMS], count = 1;
+    uint32_t n;
+    if (!side_sizes(v, op->lists + 3 * side, op->operands[side], sz, &n)) return true;
+    if (nb > n || na > n) return true;
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; ++i) {
+      int64_t d = sz[i];
+      if (i + nb >= n) d += pb[i + nb - n];
+      if (i + na >= n) d += pa[i + na - n];
+      ok = d >= 0 && !__builtin_mul_overflow(count, d, &count);
+    }
+    if (ok && count == (side == 0 ? ns : nd)) return true;
+  }
+  return false;
+}
+
 void air_v_check_dma(air_vctx_t* v, uint32_t id) {
   air_op_t* op = v->ops[id].op;
-  if (op->n_operands != 2 || op->n_lists < 6 || !op->lists) {
+  uint32_t n_ranks = ((op->flags & AIR_OPF_SRC_RANK) ? 1u : 0u) +
+                     ((op->flags & AIR_OPF_DST_RANK) ? 1u : 0u);
+  if (op->n_operands != 2 + n_ranks || op->n_lists < 6 || !op->lists) {
     ERR(id, "structure",
         "air.dma_memcpy_nd must have a destination and a source memref, each "
         "with offset/size/stride lists");
@@ -315,16 +415,15 @@ void air_v_check_dma(air_vctx_t* v, uint32_t id) {
         "air.dma_memcpy_nd copies %s elements into %s elements; source and destination must "
         "have the same element type",
         air_elem_name(ts->elem), air_elem_name(td->elem));
-  else if (nd >= 0 && ns >= 0 && nd != ns)
+  else if (nd >= 0 && ns >= 0 && nd != ns && !padding_matches(v, op, nd, ns))
     ERR(id, "dma-lists",
         "air.dma_memcpy_nd moves %lld elements out of the source but %lld into the "
-        "destination; make both sides' sizes describe the same number of elements",
-        (long long)ns, (long long)nd);
+        "destination; make both sides' sizes describe the same number of elements%s",
+        (long long)ns, (long long)nd,
+        air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after")
+            ? " (pad_before/pad_after counted on either side)"
+            : "");
   air_v_check_async(v, id);
-  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
-    ERR(id, "rank",
-        "src_rank/dst_rank need an enclosing air.rank scope and air.symmetric memrefs; air.rank "
-        "is not supported by this build");
 }
 
 /*---------------------------------------------------------------------------*/
@@ -372,13 +471,35 @@ void air_v_check_alloc_space(air_vctx_t* v, uint32_t id) {
         "the segment's shared memory");
 }
 
-/* With target npu1/npu2 compute inside a herd touches L1 only (spec 2.3). */
+/* An element load or store in a herd reads or writes the PE's own L1: data in
+ * L2 or L3 reaches a PE only through data movement (spec 1: "Direct reads or
+ * writes across levels are not supported; all cross-level data movement is
+ * explicit"; 2.3). On every target: whole-buffer ops (linalg, DMA, channels) are
+ * the data movement, and only their placement is target-specific. */
+void air_v_check_herd_access(air_vctx_t* v, uint32_t id) {
+  const air_op_t* op = v->ops[id].op;
+  air_opcls_t cls = air_opkind_class(op->kind);
+  if (cls != AIR_OPC_LOAD && cls != AIR_OPC_STORE) return;
+  uint32_t herd = air_v_enclosing(v, id, AIR_OP_HERD);
+  uint32_t m = cls == AIR_OPC_STORE ? 1 : 0;
+  if (herd == AIR_V_NONE || m >= op->n_operands) return;
+  const air_type_info_t* t = air_v_type(v, op->operands[m]);
+  if (t->kind != AIR_TYPE_MEMREF || t->memspace == AIR_MEM_L1) return;
+  char nb[64];
+  ERR(id, "memory-space",
+      "%s in the air.herd at %u:%u %s %s in %s (space %d); a PE reads and writes elements of "
+      "its own L1 (space 2) only: copy the data in with air.dma_memcpy_nd or a channel first",
+      air_v_opname(op), v->ops[herd].op->line, v->ops[herd].op->col,
+      cls == AIR_OPC_LOAD ? "reads" : "writes", air_v_vname(v, op->operands[m], nb, sizeof nb),
+      air_v_space_name(t->memspace), (int)t->memspace);
+}
+
+/* With target npu1/npu2 compute inside a herd touches L1 only (spec 2.3); element
+ * loads and stores are checked on every target (air_v_check_herd_access). */
 void air_v_check_npu_compute(air_vctx_t* v, uint32_t id) {
   const air_op_t* op = v->ops[id].op;
   air_opcls_t cls = air_opkind_class(op->kind);
-  if (cls != AIR_OPC_LINALG && cls != AIR_OPC_LOAD && cls != AIR_OPC_STORE && cls != AIR_OPC_COPY &&
-      cls != AIR_OPC_CALL)
-    return;
+  if (cls != AIR_OPC_LINALG && cls != AIR_OPC_COPY && cls != AIR_OPC_CALL) return;
   uint32_t herd = air_v_enclosing(v, id, AIR_OP_HERD);
   if (herd == AIR_V_NONE) return;
   for (uint32_t i = 0; i < op->n_operands; ++i) {

@@ -11,5 +11,6 @@ void air_v_check_dma(air_vctx_t* v, uint32_t id);
 void air_v_check_spaces(air_vctx_t* v, uint32_t id, uint8_t* seen_types);
 void air_v_check_alloc_space(air_vctx_t* v, uint32_t id);
 void air_v_check_npu_compute(air_vctx_t* v, uint32_t id);
+void air_v_check_herd_access(air_vctx_t* v, uint32_t id);
 
 #endif /* AIR_RUNTIME_VERIFY_VERIFY_DATA_H_ */

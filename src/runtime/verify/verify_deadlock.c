@@ -79,6 +79,13 @@ static bool runs_once(const air_vctx_t* v, const air_op_t* o) {
             !air_v_const(v, o->operands[2 * n + k], &st) || st <= 0 || ub <= lb)
           return false;
       return true;
+    case AIR_OP_FORALL:
+      for (uint32_t k = 0; k < n && o->n_lists == 3; ++k)
+        if (!air_v_ix_const(v, &o->lists[0].items[k], &lb) ||
+            !air_v_ix_const(v, &o->lists[1].items[k], &ub) ||
+            !air_v_ix_const(v, &o->lists[2].items[k], &st) || st <= 0 || ub <= lb)
+          return false;
+      return o->n_lists == 3;
     default: return false;
   }
 }
@@ -123,17 +130,17 @@ static bool dl_op(dl_t* D, uint32_t j, bool blocked, uint32_t* stamp, bool* pend
     return true;
   } else if (op->n_regions && v->ops[j].has_chan) {
     uint8_t body = FLOW_DONE | ALL_DONE;
-    if (cls == AIR_OPC_IF || cls == AIR_OPC_AFFINE_IF) {
-      /* Either branch may be taken: the op completes when one of them does. */
-      uint8_t t = dl_region(D, j, 0, starts);
-      uint8_t e = op->n_regions > 1 ? dl_region(D, j, 1, starts) : FLOW_DONE | ALL_DONE;
-      body = t | e;
+    if (cls == AIR_OPC_IF || cls == AIR_OPC_AFFINE_IF || cls == AIR_OPC_SWITCH) {
+      /* Any branch may be taken: the op completes when one of them does. */
+      body = cls != AIR_OPC_SWITCH && op->n_regions < 2 ? FLOW_DONE | ALL_DONE : 0;
+      for (uint32_t r = 0; r < op->n_regions; ++r) body |= dl_region(D, j, r, starts);
     } else {
       for (uint32_t r = 0; r < op->n_regions; ++r) body &= dl_region(D, j, r, starts);
     }
     if (cls == AIR_OPC_HIER) {
       done = starts && (body & ALL_DONE);
-    } else if (cls == AIR_OPC_FOR || cls == AIR_OPC_PARALLEL || cls == AIR_OPC_AFFINE_FOR) {
+    } else if (cls == AIR_OPC_FOR || cls == AIR_OPC_PARALLEL || cls == AIR_OPC_AFFINE_FOR ||
+               cls == AIR_OPC_FORALL) {
       bool once = runs_once(v, op);
       done = starts && ((body & FLOW_DONE) || !once);
       if (once && !(body & ALL_DONE)) *pending = true;
@@ -175,6 +182,20 @@ static void report(dl_t* D, uint32_t j) {
   const air_op_t* op = v->ops[j].op;
   const air_vchan_t* ch = &v->chans[v->ops[j].chan];
   const char* name = op->sym;
+  if (v->ops[j].hier != AIR_V_NONE && v->ops[v->ops[j].hier].op->kind == AIR_OP_RANK) {
+    /* At rank level every rank runs the same body: no rank gets past this op. */
+    air_v_error(v, op, "deadlock",
+                "air.channel.%s @%s waits forever in every rank: no rank can reach a matching "
+                "air.channel.%s @%s before this op completes (each rank runs the same body, so "
+                "each is blocked here%s); %s",
+                op->kind == AIR_OP_GET ? "get" : "put", name,
+                op->kind == AIR_OP_GET ? "put" : "get", name,
+                op->kind == AIR_OP_PUT && ch->depth <= 1 ? "; depth 1 is a rendezvous" : "",
+                op->kind == AIR_OP_GET
+                    ? "make the get async, or let each rank put before it gets"
+                    : "make the put async, or give the channel room for it (a larger depth)");
+    return;
+  }
   if (op->kind == AIR_OP_GET) {
     air_v_error(v, op, "deadlock",
                 "air.channel.get @%s waits forever: no air.channel.put @%s can run before it "

@@ -12,28 +12,33 @@
 /* Module symbols and visited blocks                                         */
 /*---------------------------------------------------------------------------*/
 
-/* Builds the symbol table from module-level func and channel ops; reports
- * duplicates. */
+static bool is_symbol_op(const air_vctx_t* v, uint32_t j) {
+  const air_op_t* op = v->ops[j].op;
+  uint32_t par = v->ops[j].parent;
+  return op->sym && par != AIR_V_NONE && v->ops[par].op->kind == AIR_OP_MODULE &&
+         (op->kind == AIR_OP_FUNC || op->kind == AIR_OP_CHANNEL || op->kind == AIR_OP_GLOBAL);
+}
+
+/* Builds the symbol tables of the modules (the top one, and nested ones a file
+ * with several top-level modules has) from their func, channel and memref.global
+ * ops; reports duplicates within a module. */
 static void build_symbols(air_vctx_t* v) {
   uint32_t n = 0;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j)) {
-    air_opkind_t k = v->ops[j].op->kind;
-    if ((k == AIR_OP_FUNC || k == AIR_OP_CHANNEL) && v->ops[j].op->sym) n++;
-  }
+  for (uint32_t j = 0; j < v->n_ops; ++j) n += is_symbol_op(v, j);
   uint32_t cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
   v->syms = air_v_calloc(v, cap, sizeof(uint32_t));
   if (!v->syms) return;
   memset(v->syms, 0xff, cap * sizeof(uint32_t));
   v->sym_cap = cap;
-  for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE; j = air_v_next_sibling(v, 0, j)) {
+  for (uint32_t j = 0; j < v->n_ops; ++j) {
+    if (!is_symbol_op(v, j)) continue;
     air_op_t* op = v->ops[j].op;
-    if ((op->kind != AIR_OP_FUNC && op->kind != AIR_OP_CHANNEL) || !op->sym) continue;
-    uint32_t prev = air_v_symbol(v, op->sym);
+    uint32_t prev = air_v_symbol_in(v, v->ops[j].parent, op->sym);
     if (prev != AIR_V_NONE) {
       air_v_error(v, op, "symbol",
-                  "symbol @%s is already defined at %u:%u; give each func.func and "
-                  "air.channel a unique name",
+                  "symbol @%s is already defined at %u:%u; give each func.func, "
+                  "air.channel and memref.global a unique name",
                   op->sym, v->ops[prev].op->line, v->ops[prev].op->col);
       continue;
     }

@@ -25,8 +25,9 @@
 #define AIR_V_NONE UINT32_MAX
 /* Deeper nesting is reported and not analysed, so every pass may recurse. */
 #define AIR_V_MAX_DEPTH 400
-/* Beyond this many lines the message ends with a count of the rest. */
-#define AIR_V_MAX_ERRORS 10000
+/* Like a compiler's error limit: the first this many errors by location are
+ * reported, then a count of the rest. */
+#define AIR_V_MAX_ERRORS 100
 
 /* The class of target the program is checked for (runtime/target: every AIE
  * device is one class, every GPU another). */
@@ -52,7 +53,7 @@ typedef struct air_vop_t {
   uint32_t end;    /* one past the last id of the subtree */
   uint32_t region; /* which region of the parent holds the op */
   uint32_t scope;  /* innermost enclosing isolated op (module/func/launch/segment/herd) */
-  uint32_t hier;   /* innermost enclosing launch/segment/herd */
+  uint32_t hier;   /* innermost enclosing launch/segment/herd/rank */
   uint32_t exec;   /* innermost enclosing air.execute */
   uint32_t chan;   /* put/get: index into chans; NONE when undeclared */
   uint16_t depth;
@@ -95,12 +96,16 @@ typedef struct air_vctx_t {
   uint32_t* uses;   /* use count per value */
   air_vchan_t* chans;
   uint32_t n_chans;
-  uint32_t* syms; /* open-addressing table of module-level symbol op ids */
+  uint32_t* syms; /* open-addressing table of module-level symbol op ids, keyed by
+                     (enclosing module, name) */
   uint32_t sym_cap;
   air_ptrmap_t blocks; /* visited blocks (key and value: the block) */
   air_sb_t text; /* diagnostic bodies */
   air_vdiag_t* diags;
-  uint32_t n_diags, cap_diags, n_dropped;
+  uint32_t n_diags, cap_diags, n_dropped, n_seq;
+  uint64_t* seen; /* hashes of the facts reported so far (open addressing, 0 empty) */
+  uint32_t n_seen, cap_seen;
+  size_t garbage; /* bytes of `text` that replaced diagnostics no longer use */
   bool oom;
   bool too_deep;
 } air_vctx_t;
@@ -115,9 +120,14 @@ void* air_v_calloc(air_vctx_t* v, size_t n, size_t size);
 const char* air_v_vname(const air_vctx_t* v, air_vid_t vid, char* buf, size_t n);
 /* Short op name for messages ("air.herd", "arith.constant", "operation"). */
 const char* air_v_opname(const air_op_t* op);
-/* Module-level symbol lookup: op id of the func/channel named `name`, or NONE. */
-uint32_t air_v_symbol(const air_vctx_t* v, const char* name);
-/* Enters op id `j` (whose name is not in the table yet) into the symbol table. */
+/* The innermost module enclosing op `id` (0, the top module, when none other). */
+uint32_t air_v_module_of(const air_vctx_t* v, uint32_t id);
+/* Symbol lookup as MLIR resolves `@name`: in the nearest module (symbol table)
+ * enclosing op `from`. Op id of the func / channel / memref.global, or NONE. */
+uint32_t air_v_symbol(const air_vctx_t* v, uint32_t from, const char* name);
+/* The same in module `module` (an op id). */
+uint32_t air_v_symbol_in(const air_vctx_t* v, uint32_t module, const char* name);
+/* Enters op id `j` (whose name is not in its module's table yet). */
 void air_v_symbol_add(air_vctx_t* v, uint32_t j);
 
 static inline bool air_v_valid(const air_vctx_t* v, air_vid_t vid) {
@@ -136,8 +146,10 @@ static inline bool air_v_is_token(const air_vctx_t* v, air_vid_t vid) {
 static inline bool air_v_is_memref(const air_vctx_t* v, air_vid_t vid) {
   return air_v_type(v, vid)->kind == AIR_TYPE_MEMREF;
 }
+/* The hierarchy chain (air_vop_t.hier) holds launch/segment/herd and, above
+ * them, air.rank: all share the ids/sizes/args layout and are isolated. */
 static inline bool air_v_is_hier(air_opkind_t k) {
-  return k == AIR_OP_LAUNCH || k == AIR_OP_SEGMENT || k == AIR_OP_HERD;
+  return k == AIR_OP_LAUNCH || k == AIR_OP_SEGMENT || k == AIR_OP_HERD || k == AIR_OP_RANK;
 }
 static inline bool air_v_is_chan_io(air_opkind_t k) {
   return k == AIR_OP_PUT || k == AIR_OP_GET;
@@ -176,6 +188,30 @@ void air_v_want_index(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt
     __attribute__((format(printf, 4, 5)));
 void air_v_want_memref(air_vctx_t* v, uint32_t id, air_vid_t vid, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* Interned ids make equal types equal ids; the two token spellings are one type. */
+bool air_v_same_type(const air_vctx_t* v, air_tid_t a, air_tid_t b);
+/* Signless integer or index (what arith computes on); float; i1. */
+bool air_v_is_int_like(const air_type_info_t* t);
+bool air_v_is_float(const air_type_info_t* t);
+bool air_v_is_i1(const air_type_info_t* t);
+/* The terminator of region r when it is of kind k; reports [structure] otherwise. */
+const air_op_t* air_v_want_term(air_vctx_t* v, uint32_t id, uint32_t r, air_opkind_t k);
+/* A terminator's operands must match n values (`vals`) or types (`tids`). */
+void air_v_match_yield(air_vctx_t* v, uint32_t id, const air_op_t* t, uint32_t n,
+                       const air_vid_t* vals, const air_tid_t* tids, const char* rule,
+                       const char* what);
+/* Block arguments [from, from + n) of b must have the types of `vals` or `tids`. */
+void air_v_match_args(air_vctx_t* v, uint32_t id, const air_block_t* b, uint32_t from,
+                      uint32_t n, const air_vid_t* vals, const air_tid_t* tids,
+                      const char* what);
+/* Channel indices (docs/design.md "Channel indices"): a put indexes the channel's
+ * own dimensions and may omit its indices when they are all 1; a get indexes the
+ * broadcast_shape and may omit them when it is all ones. */
+bool air_v_chan_may_omit(const air_vchan_t* ch, bool put);
+/* A get's index on dimension k of a broadcast channel where both the channel and
+ * the broadcast dimension are 1 selects nothing (mlir-air's lowering ignores it;
+ * programs pass the tile's own coordinates there): it is read as 0. */
+bool air_v_chan_index_ignored(const air_vchan_t* ch, bool put, uint32_t k);
 /* [async-result]: async form <=> exactly one token result. */
 void air_v_check_async(air_vctx_t* v, uint32_t id);
 

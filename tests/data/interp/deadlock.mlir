@@ -26,7 +26,8 @@ func.func @starve(%n: index, %out: memref<4xi32>) {
         scf.for %i = %c0 to %c4 step %c1h {
           air.channel.get @ch[%c0] (%buf[] [] []) : (memref<1xi32, 2>)
           %v = memref.load %buf[%c0] : memref<1xi32, 2>
-          memref.store %v, %ho[%i] : memref<4xi32>
+          // element writes to L3 go through data movement (spec 1)
+          air.dma_memcpy_nd (%ho[%i] [%c1h] [%c1h], %buf[%c0] [%c1h] [%c1h]) : (memref<4xi32>, memref<1xi32, 2>)
         }
         memref.dealloc %buf : memref<1xi32, 2>
       }

@@ -34,7 +34,8 @@ func.func @ahead_1(%out: memref<8xi32>) {
           func.call @check_ahead(%i) : (index) -> ()
           air.channel.get @c1[%c0] (%buf[] [] []) : (memref<4xi32, 2>)
           %v = memref.load %buf[%c0] : memref<4xi32, 2>
-          memref.store %v, %ho[%i] : memref<8xi32>
+          // element writes to L3 go through data movement (spec 1)
+          air.dma_memcpy_nd (%ho[%i] [%c1h] [%c1h], %buf[%c0] [%c1h] [%c1h]) : (memref<8xi32>, memref<4xi32, 2>)
         }
         memref.dealloc %buf : memref<4xi32, 2>
       }
@@ -70,7 +71,8 @@ func.func @ahead_2(%out: memref<8xi32>) {
           func.call @check_ahead(%i) : (index) -> ()
           air.channel.get @c2[%c0] (%buf[] [] []) : (memref<4xi32, 2>)
           %v = memref.load %buf[%c0] : memref<4xi32, 2>
-          memref.store %v, %ho[%i] : memref<8xi32>
+          // element writes to L3 go through data movement (spec 1)
+          air.dma_memcpy_nd (%ho[%i] [%c1h] [%c1h], %buf[%c0] [%c1h] [%c1h]) : (memref<8xi32>, memref<4xi32, 2>)
         }
         memref.dealloc %buf : memref<4xi32, 2>
       }
@@ -106,7 +108,8 @@ func.func @ahead_3(%out: memref<8xi32>) {
           func.call @check_ahead(%i) : (index) -> ()
           air.channel.get @c3[%c0] (%buf[] [] []) : (memref<4xi32, 2>)
           %v = memref.load %buf[%c0] : memref<4xi32, 2>
-          memref.store %v, %ho[%i] : memref<8xi32>
+          // element writes to L3 go through data movement (spec 1)
+          air.dma_memcpy_nd (%ho[%i] [%c1h] [%c1h], %buf[%c0] [%c1h] [%c1h]) : (memref<8xi32>, memref<4xi32, 2>)
         }
         memref.dealloc %buf : memref<4xi32, 2>
       }

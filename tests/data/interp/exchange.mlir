@@ -21,7 +21,8 @@ func.func @exchange(%out: memref<8xi32>) {
           air.channel.put @ab[%c0] (%buf[] [] []) : (memref<1xi32, 2>)
           air.channel.get @ba[%c0] (%buf[] [] []) : (memref<1xi32, 2>)
           %w = memref.load %buf[%c0] : memref<1xi32, 2>
-          memref.store %w, %ho[%i] : memref<8xi32>
+          // element writes to L3 go through data movement (spec 1)
+          air.dma_memcpy_nd (%ho[%i] [%c1h] [%c1h], %buf[%c0] [%c1h] [%c1h]) : (memref<8xi32>, memref<1xi32, 2>)
         }
         memref.dealloc %buf : memref<1xi32, 2>
       }

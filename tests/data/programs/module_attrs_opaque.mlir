@@ -12,7 +12,7 @@ module @annotated attributes {air.target = "npu1", llvm.data_layout = "", transf
       %2 = air.segment @s async  args(%arg6=%arg5) : memref<8xi8> attributes {map = #map, set = #set, ref = @annotated, ty = memref<8xi8, 1>, elem = f32, unit_flag, neg = -4 : i64, big = 4294967296 : i64} {
         %c0 = arith.constant 0 : index
         %async_token, %results = air.execute -> (memref<8xi8, 1>) {
-          %alloc = memref.alloc() {air.symmetric} : memref<8xi8, 1>
+          %alloc = memref.alloc() {air.pinned} : memref<8xi8, 1>
           air.execute_terminator %alloc : memref<8xi8, 1>
         }
         %4 = air.channel.get async [%async_token]  @c0[%c0] (%results[] [] []) {id = 3 : i32} : (memref<8xi8, 1>)

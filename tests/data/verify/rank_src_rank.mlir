@@ -1,5 +1,5 @@
 // RULE: rank
-// Cross-rank DMA needs an enclosing air.rank, which this build does not support.
+// Cross-rank DMA needs an enclosing air.rank: a herd outside any rank has no peers.
 func.func @f() {
   air.launch () in () {
     air.segment @s {

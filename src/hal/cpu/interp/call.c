@@ -1,7 +1,9 @@
 /* call.c - the call op family: func.call runs the callee's body if it has one,
  * else a kernel registered with the context (air/kernel.h), looked up as the
  * callee's name, then as the declaration's link_with, then as the enclosing
- * herd's link_with. A kernel runs under the watchdog, which may abandon it. */
+ * herd's link_with. air.custom is a call of the function or kernel its symbol
+ * names, with its operands and no results (its token is its completion). A
+ * kernel runs under the watchdog, which may abandon it. */
 #include "hal/cpu/interp/call.h"
 
 #include <string.h>
@@ -28,7 +30,7 @@ static air_status_t find_kernel(ix_strand_t* s, const air_op_t* op, const air_op
   }
   air_sb_t sb;
   air_sb_init(&sb, &r->alloc);
-  air_sb_printf(&sb, "func.call @%s: no kernel registered as \"%s\"", op->sym, op->sym);
+  air_sb_printf(&sb, "%s @%s: no kernel registered as \"%s\"", ix_opname(op), op->sym, op->sym);
   if (names[1]) air_sb_printf(&sb, ", nor as its declaration's link_with \"%s\"", names[1]);
   if (names[2]) air_sb_printf(&sb, ", nor as the herd's link_with \"%s\"", names[2]);
   char* m = air_sb_take(&sb, NULL);
@@ -37,13 +39,15 @@ static air_status_t find_kernel(ix_strand_t* s, const air_op_t* op, const air_op
   return st;
 }
 
-static int call_kernel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_op_t* decl) {
+/* Calls the kernel with op's operands and its first `nr` results. */
+static int call_kernel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_op_t* decl,
+                       uint32_t nr) {
   ix_run_t* r = s->run;
   air_kernel_fn_t fn;
   void* ud;
   air_status_t st = find_kernel(s, op, decl, &fn, &ud);
   if (st) return ix_failed(s, st);
-  uint32_t na = op->n_operands, nr = op->n_results;
+  uint32_t na = op->n_operands;
   air_arg_t small[8];
   air_arg_t* args = na + nr <= 8 ? small : air_mem_calloc(&r->alloc, na + nr, sizeof(air_arg_t));
   if (!args) return ix_oom(s);
@@ -60,15 +64,16 @@ static int call_kernel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const 
         a->memref = *m;
       }
     } else if (vi->kind == IX_K_TOKEN) {
-      st = ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "func.call @%s: a kernel takes no tokens",
-                  op->sym);
+      st = ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s @%s: a kernel takes no tokens",
+                  ix_opname(op), op->sym);
     } else {
       bool fl = air_elem_is_float(vi->elem);
       a->kind = fl ? AIR_ARG_FLOAT : AIR_ARG_INT;
       if (i < na) {
         ix_val_t* x = ix_slot(r, f->env, v);
         if (!x)
-          st = ix_err(r, op, AIR_STATUS_INTERNAL, "func.call @%s: argument missing", op->sym);
+          st = ix_err(r, op, AIR_STATUS_INTERNAL, "%s @%s: argument missing", ix_opname(op),
+                      op->sym);
         else if (fl)
           a->f = x->f;
         else
@@ -98,8 +103,8 @@ static int call_kernel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const 
   }
   ix_trace(s, s->pe ? AIR_TRACK_PE : AIR_TRACK_HOST, s->pe ? s->pe->track : "host", op, t0);
   if (st) {
-    air_status_t wrapped = ix_err(r, op, air_status_code(st), "func.call @%s failed: %s",
-                                  op->sym, air_status_message(st));
+    air_status_t wrapped = ix_err(r, op, air_status_code(st), "%s @%s failed: %s",
+                                  ix_opname(op), op->sym, air_status_message(st));
     air_status_free(st);
     if (args != small) air_mem_free(&r->alloc, args);
     return ix_failed(s, wrapped);
@@ -121,16 +126,20 @@ static int call_kernel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const 
 
 int ix_op_call(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
+  if (op->kind == AIR_OP_CUSTOM && !op->sym)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                               "air.custom without a symbol names nothing to run"));
   const air_op_t* fn = op->sym ? ix_find_func(&r->tab, op->sym) : NULL;
-  if (!fn || !fn->n_regions || !fn->regions[0]) return call_kernel(s, f, op, fn);
+  uint32_t nr = op->kind == AIR_OP_CUSTOM ? 0 : op->n_results;
+  if (!fn || !fn->n_regions || !fn->regions[0]) return call_kernel(s, f, op, fn, nr);
   const air_block_t* body = fn->regions[0];
   if (s->n > 4096)
     return ix_failed(s, ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED,
-                               "func.call @%s: calls nested too deeply", op->sym));
+                               "%s @%s: calls nested too deeply", ix_opname(op), op->sym));
   if (body->n_args != op->n_operands)
     return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
-                               "func.call @%s: %u arguments for %u parameters", op->sym,
-                               op->n_operands, body->n_args));
+                               "%s @%s: %u arguments for %u parameters", ix_opname(op),
+                               op->sym, op->n_operands, body->n_args));
   ix_env_t* be = ix_env_new(r, body, NULL, false);
   if (!be) return ix_oom(s);
   int rc = ix_transfer(s, op, f->env, op->operands, be, body->args, op->n_operands);

@@ -366,3 +366,81 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_next(s);
   return IX_CONT;
 }
+
+/* One line of the unread report: the same imbalance in several launch instances
+ * is one line with a count. */
+typedef struct unread_t {
+  const ix_chan_t* c;
+  int64_t idx[AIR_MAX_RANK];
+  uint64_t puts, gets;
+  uint32_t spaces;
+} unread_t;
+
+enum { IX_UNREAD_MAX = 10 };
+
+air_status_t ix_chan_unread(ix_run_t* r) {
+  unread_t found[IX_UNREAD_MAX];
+  uint32_t n = 0;
+  uint64_t more = 0;
+  for (ix_space_t* sp = r->spaces; sp; sp = sp->next)
+    for (uint32_t ci = 0; ci < r->tab.n_chans; ++ci) {
+      const ix_chan_t* c = &r->tab.chans[ci];
+      for (uint64_t p = 0; sp->lanes[ci] && p < c->n_put; ++p) {
+        const ix_lane_t* q = sp->lanes[ci][p];
+        for (uint32_t rv = 0; q && rv < c->n_recv; ++rv) {
+          if (q->put_issued <= q->get_issued[rv]) continue;
+          /* The get index of receiver rv at put index p (broadcast dimensions
+           * come from rv, the others from p), as the ops spell it. */
+          int64_t idx[AIR_MAX_RANK] = {0};
+          uint64_t pp = p, rr = rv;
+          for (uint32_t k = c->rank; k-- > 0;) {
+            bool b = c->bdims[k] != c->dims[k];
+            uint64_t d = (uint64_t)(b ? c->bdims[k] : c->dims[k]);
+            uint64_t* from = b ? &rr : &pp;
+            idx[k] = (int64_t)(*from % d);
+            *from /= d;
+          }
+          uint32_t i = 0;
+          while (i < n && !(found[i].c == c && found[i].puts == q->put_issued &&
+                            found[i].gets == q->get_issued[rv] &&
+                            !memcmp(found[i].idx, idx, sizeof idx)))
+            ++i;
+          if (i < n) {
+            found[i].spaces++;
+          } else if (n < IX_UNREAD_MAX) {
+            found[n] = (unread_t){.c = c, .puts = q->put_issued, .gets = q->get_issued[rv],
+                                  .spaces = 1};
+            memcpy(found[n].idx, idx, sizeof idx);
+            ++n;
+          } else {
+            ++more;
+          }
+        }
+      }
+    }
+  if (!n) return NULL;
+  air_sb_t sb;
+  air_sb_init(&sb, &r->alloc);
+  for (uint32_t i = 0; i < n; ++i) {
+    const unread_t* u = &found[i];
+    const air_op_t* d = u->c->decl;
+    uint64_t left = u->puts - u->gets;
+    air_sb_printf(&sb, "%s%s:%u:%u: error: air.channel @%s", i ? "\n" : "", r->p->filename,
+                  d ? d->line : 0, d ? d->col : 0, u->c->name);
+    fmt_index(&sb, u->idx, u->c->rank);
+    air_sb_printf(&sb, ": %llu put%s but %llu get%s: the run ended with %llu transfer%s never "
+                  "read (puts and gets on a channel must balance)",
+                  (unsigned long long)u->puts, u->puts == 1 ? "" : "s",
+                  (unsigned long long)u->gets, u->gets == 1 ? "" : "s",
+                  (unsigned long long)left, left == 1 ? "" : "s");
+    if (u->spaces > 1) air_sb_printf(&sb, ", in each of %u launch instances", u->spaces);
+  }
+  if (more)
+    air_sb_printf(&sb, "\n%s: error: ... and %llu more channel indices with unread transfers",
+                  r->p->filename, (unsigned long long)more);
+  air_status_t st = sb.oom ? AIR_STATUS_OOM(&r->alloc, "the unread-channel report")
+                           : air_status_make(&r->alloc, AIR_STATUS_FAILED_PRECONDITION,
+                                             __FILE__, __LINE__, sb.data);
+  air_sb_free(&sb);
+  return st;
+}

@@ -27,5 +27,10 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket);
 /* The deadlock report's line for a strand parked in a put/get. */
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
+/* At the end of a run that otherwise succeeded: FAILED_PRECONDITION when a
+ * channel index still holds transfers nobody read (more puts than gets: the spec
+ * requires them to balance), one line per channel index naming both counts;
+ * NULL when every put was read. No strand may be live. */
+air_status_t ix_chan_unread(ix_run_t* r);
 
 #endif /* AIR_HAL_CPU_INTERP_CHANNEL_H_ */

@@ -1,8 +1,8 @@
 /* codec.c - element codecs: loading and storing memory elements by type, and
  * rounding a value to its type.
  *
- * Scalars: integers are int64 normalised to their width (i1 is 0/1, iN
- * sign-extended), floats are doubles holding a value exactly representable in
+ * Scalars: integers are int64 normalised to their width (i1 is 0/1, iN and siN
+ * sign-extended, uiN zero-extended), floats are doubles holding a value exactly representable in
  * their type: f16/bf16/f32 go through f32 and round to the type (round to
  * nearest even), f64 stays a double. */
 #include "hal/cpu/interp/codec.h"
@@ -81,6 +81,7 @@ double ix_load_f(const void* p, uint32_t elem) {
     case AIR_ELEM_F32: { float f; memcpy(&f, p, 4); return f; }
     case AIR_ELEM_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
     case AIR_ELEM_F16: { uint16_t h; memcpy(&h, p, 2); return f16_to_f32(h); }
+    case AIR_ELEM_UI64: { uint64_t u; memcpy(&u, p, 8); return (double)u; }
     default: return (double)ix_load_i(p, elem);
   }
 }
@@ -88,11 +89,21 @@ double ix_load_f(const void* p, uint32_t elem) {
 int64_t ix_load_i(const void* p, uint32_t elem) {
   switch (elem) {
     case AIR_ELEM_I1: return *(const uint8_t*)p & 1;
-    case AIR_ELEM_I8: return *(const int8_t*)p;
-    case AIR_ELEM_I16: { int16_t v; memcpy(&v, p, 2); return v; }
-    case AIR_ELEM_I32: { int32_t v; memcpy(&v, p, 4); return v; }
-    case AIR_ELEM_I64: case AIR_ELEM_INDEX: { int64_t v; memcpy(&v, p, 8); return v; }
-    default: return (int64_t)ix_load_f(p, elem);
+    case AIR_ELEM_I8: case AIR_ELEM_SI8: return *(const int8_t*)p;
+    case AIR_ELEM_I16: case AIR_ELEM_SI16: { int16_t v; memcpy(&v, p, 2); return v; }
+    case AIR_ELEM_I32: case AIR_ELEM_SI32: { int32_t v; memcpy(&v, p, 4); return v; }
+    case AIR_ELEM_I64: case AIR_ELEM_INDEX: case AIR_ELEM_SI64: case AIR_ELEM_UI64: {
+      int64_t v;
+      memcpy(&v, p, 8);
+      return v;
+    }
+    /* Unsigned elements load zero-extended (ix_norm_i keeps them so). */
+    case AIR_ELEM_UI8: return *(const uint8_t*)p;
+    case AIR_ELEM_UI16: { uint16_t v; memcpy(&v, p, 2); return v; }
+    case AIR_ELEM_UI32: { uint32_t v; memcpy(&v, p, 4); return v; }
+    case AIR_ELEM_F64: case AIR_ELEM_F32: case AIR_ELEM_BF16: case AIR_ELEM_F16:
+      return (int64_t)ix_load_f(p, elem);
+    default: return 0;
   }
 }
 
@@ -102,17 +113,30 @@ void ix_store_f(void* p, uint32_t elem, double x) {
     case AIR_ELEM_F32: { float f = (float)x; memcpy(p, &f, 4); break; }
     case AIR_ELEM_BF16: { uint16_t h = f32_to_bf16((float)x); memcpy(p, &h, 2); break; }
     case AIR_ELEM_F16: { uint16_t h = f32_to_f16((float)x); memcpy(p, &h, 2); break; }
-    default: ix_store_i(p, elem, (int64_t)x); break;
+    default: ix_store_i(p, elem, (int64_t)x); break; /* ix_store_i ends the recursion */
   }
 }
 
 void ix_store_i(void* p, uint32_t elem, int64_t x) {
   switch (elem) {
     case AIR_ELEM_I1: *(uint8_t*)p = (uint8_t)(x & 1); break;
-    case AIR_ELEM_I8: *(int8_t*)p = (int8_t)x; break;
-    case AIR_ELEM_I16: { int16_t v = (int16_t)x; memcpy(p, &v, 2); break; }
-    case AIR_ELEM_I32: { int32_t v = (int32_t)x; memcpy(p, &v, 4); break; }
-    case AIR_ELEM_I64: case AIR_ELEM_INDEX: memcpy(p, &x, 8); break;
-    default: ix_store_f(p, elem, (double)x); break;
+    case AIR_ELEM_I8: case AIR_ELEM_SI8: case AIR_ELEM_UI8: *(uint8_t*)p = (uint8_t)x; break;
+    case AIR_ELEM_I16: case AIR_ELEM_SI16: case AIR_ELEM_UI16: {
+      uint16_t v = (uint16_t)x;
+      memcpy(p, &v, 2);
+      break;
+    }
+    case AIR_ELEM_I32: case AIR_ELEM_SI32: case AIR_ELEM_UI32: {
+      uint32_t v = (uint32_t)x;
+      memcpy(p, &v, 4);
+      break;
+    }
+    case AIR_ELEM_I64: case AIR_ELEM_INDEX: case AIR_ELEM_SI64: case AIR_ELEM_UI64:
+      memcpy(p, &x, 8);
+      break;
+    case AIR_ELEM_F64: case AIR_ELEM_F32: case AIR_ELEM_BF16: case AIR_ELEM_F16:
+      ix_store_f(p, elem, (double)x);
+      break;
+    default: break;
   }
 }

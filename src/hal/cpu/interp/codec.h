@@ -28,13 +28,17 @@ static inline double ix_round_f(uint32_t elem, double x) {
   }
 }
 
-/* Normalises an integer to its width (i1 0/1, iN sign-extended). */
+/* Normalises an integer to its width (i1 0/1, iN and siN sign-extended, uiN
+ * zero-extended). */
 static inline int64_t ix_norm_i(uint32_t elem, int64_t x) {
   switch (elem) {
     case AIR_ELEM_I1: return x & 1;
-    case AIR_ELEM_I8: return (int8_t)x;
-    case AIR_ELEM_I16: return (int16_t)x;
-    case AIR_ELEM_I32: return (int32_t)x;
+    case AIR_ELEM_I8: case AIR_ELEM_SI8: return (int8_t)x;
+    case AIR_ELEM_I16: case AIR_ELEM_SI16: return (int16_t)x;
+    case AIR_ELEM_I32: case AIR_ELEM_SI32: return (int32_t)x;
+    case AIR_ELEM_UI8: return (uint8_t)x;
+    case AIR_ELEM_UI16: return (uint16_t)x;
+    case AIR_ELEM_UI32: return (uint32_t)x;
     default: return x;
   }
 }
@@ -43,9 +47,10 @@ static inline int64_t ix_norm_i(uint32_t elem, int64_t x) {
 static inline uint64_t ix_mask_u(uint32_t elem, int64_t x) {
   switch (elem) {
     case AIR_ELEM_I1: return (uint64_t)x & 1;
-    case AIR_ELEM_I8: return (uint64_t)x & 0xffu;
-    case AIR_ELEM_I16: return (uint64_t)x & 0xffffu;
-    case AIR_ELEM_I32: return (uint64_t)x & 0xffffffffu;
+    case AIR_ELEM_I8: case AIR_ELEM_SI8: case AIR_ELEM_UI8: return (uint64_t)x & 0xffu;
+    case AIR_ELEM_I16: case AIR_ELEM_SI16: case AIR_ELEM_UI16: return (uint64_t)x & 0xffffu;
+    case AIR_ELEM_I32: case AIR_ELEM_SI32: case AIR_ELEM_UI32:
+      return (uint64_t)x & 0xffffffffu;
     default: return (uint64_t)x;
   }
 }

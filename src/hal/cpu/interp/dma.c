@@ -17,12 +17,13 @@
 
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
-  if (op->n_operands != 2 || op->n_lists < 6)
-    return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "malformed %s",
-                               ix_opname(op)));
-  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank"))
+  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank") ||
+      (op->flags & (AIR_OPF_SRC_RANK | AIR_OPF_DST_RANK)))
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "%s: src_rank/dst_rank (air.rank) are not supported",
+                               ix_opname(op)));
+  if (op->n_operands != 2 || op->n_lists < 6)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "malformed %s",
                                ix_opname(op)));
   air_memref_t *dv, *sv;
   int64_t dvals[3][IX_MAX_PAT], svals[3][IX_MAX_PAT];

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "hal/cpu/interp/channel.h"
+#include "hal/futex.h"
 
 static int tok_ptr_cmp(const void* a, const void* b) {
   uintptr_t x = (uintptr_t)*(void* const*)a, y = (uintptr_t)*(void* const*)b;
@@ -75,6 +76,11 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
   uint32_t n = op->iaux[0];
+  /* Ranks need their own copies of the arguments and a symmetric heap; running
+   * them as plain instances would share memory between "processes". */
+  if (op->kind == AIR_OP_RANK)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                               "air.rank is not run by the CPU executor yet (issue 13)"));
   if (!op->n_regions || !op->regions[0])
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "%s @%s without a body is not supported by the CPU executor",
@@ -132,6 +138,12 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                       (long long)id[k]);
       if (w > 0 && (size_t)w < sizeof pe->track)
         snprintf(pe->track + w, sizeof pe->track - (size_t)w, "]");
+      /* Traced: the PE's life is one span on its track, from its herd instance's
+       * start until the last strand working for it leaves (strand.c), so every
+       * PE has a track and its ops' spans nest inside. */
+      atomic_init(&pe->strands, 0);
+      pe->t0 = r->trace ? air_time_now_ns() : 0;
+      pe->env = ie;
     }
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new(r) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)

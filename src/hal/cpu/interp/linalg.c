@@ -1,4 +1,5 @@
-/* linalg.c - the linalg op family: fill, copy, matmul and generic.
+/* linalg.c - the linalg op family: fill, copy, matmul, generic (with
+ * linalg.index in its body) and the named elementwise ops (linalg.add, ...).
  *
  * matmul computes C += A * B in an accumulator type picked from C (f32 for
  * f32/bf16/f16 outputs, f64, or int64 for integers): operands that are not
@@ -13,9 +14,11 @@
  * bounds-checked per point. */
 #include "hal/cpu/interp/linalg.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/math.h"
 #include "hal/cpu/interp/pattern.h"
 #include "hal/cpu/interp/scalar.h"
 #include "runtime/base/mem.h"
@@ -300,7 +303,7 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
                   "linalg.generic needs one indexing map and one block argument per operand "
                   "and a linalg.yield per output");
   for (const air_op_t* o = body->first; o != body->last; o = o->next)
-    if (!ix_is_scalar_op(o))
+    if (!ix_is_scalar_op(o) && o->kind != AIR_OP_LINALG_INDEX)
       return ix_err(r, o, AIR_STATUS_UNIMPLEMENTED,
                     "%s inside linalg.generic is not supported by the CPU executor",
                     ix_opname(o));
@@ -402,8 +405,16 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
                   "linalg.generic: an indexing map reaches outside its operand");
       break;
     }
-    for (const air_op_t* o = body->first; o != yield && !st; o = o->next)
-      st = ix_eval_scalar(r, be, o);
+    for (const air_op_t* o = body->first; o != yield && !st; o = o->next) {
+      if (o->kind != AIR_OP_LINALG_INDEX) {
+        st = ix_eval_scalar(r, be, o);
+      } else if (o->iaux[0] < nl && o->n_results == 1) {
+        ix_set(r, be, o->results[0], (ix_val_t){.i = iv[o->iaux[0]]});
+      } else {
+        st = ix_err(r, o, AIR_STATUS_INVALID_ARGUMENT, "linalg.index %u of a %u-loop op",
+                    o->iaux[0], nl);
+      }
+    }
     for (uint32_t j = 0; j < n - n_in && !st; ++j) {
       air_vid_t yv = yield->operands[j];
       ix_val_t* x = ix_slot(r, be, yv);
@@ -429,6 +440,141 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   return st;
 }
 
+/*---------------------------------------------------------------------------*/
+/* Named elementwise ops                                                     */
+/*---------------------------------------------------------------------------*/
+
+/* One element of a named elementwise op, computed in the output's type: float
+ * ops as arith/math would (f32 through float, f16/bf16 rounded), integer ops
+ * wrapping at the output's width. Inputs are cast to the output's type first,
+ * as the named ops' `cast_signed` does. */
+static bool ew_float(air_opkind_t k, uint32_t el, double a, double b, double* out) {
+  static const struct {
+    air_opkind_t linalg, math;
+  } k_math[] = {
+      {AIR_OP_LINALG_POWF, AIR_OP_MATH_POWF},   {AIR_OP_LINALG_EXP, AIR_OP_MATH_EXP},
+      {AIR_OP_LINALG_LOG, AIR_OP_MATH_LOG},     {AIR_OP_LINALG_ABS, AIR_OP_MATH_ABSF},
+      {AIR_OP_LINALG_CEIL, AIR_OP_MATH_CEIL},   {AIR_OP_LINALG_FLOOR, AIR_OP_MATH_FLOOR},
+      {AIR_OP_LINALG_ROUND, AIR_OP_MATH_ROUND}, {AIR_OP_LINALG_SQRT, AIR_OP_MATH_SQRT},
+      {AIR_OP_LINALG_RSQRT, AIR_OP_MATH_RSQRT}, {AIR_OP_LINALG_TANH, AIR_OP_MATH_TANH},
+      {AIR_OP_LINALG_ERF, AIR_OP_MATH_ERF},
+  };
+  for (size_t i = 0; i < sizeof k_math / sizeof k_math[0]; ++i)
+    if (k_math[i].linalg == k) {
+      double ab[2] = {a, b};
+      return ix_math_float(k_math[i].math, el, ab, out);
+    }
+  bool f64 = el == AIR_ELEM_F64;
+  float x = (float)a, y = (float)b;
+  double v;
+  switch (k) {
+    case AIR_OP_LINALG_ADD: v = f64 ? a + b : (double)(x + y); break;
+    case AIR_OP_LINALG_SUB: v = f64 ? a - b : (double)(x - y); break;
+    case AIR_OP_LINALG_MUL: v = f64 ? a * b : (double)(x * y); break;
+    case AIR_OP_LINALG_DIV: v = f64 ? a / b : (double)(x / y); break;
+    case AIR_OP_LINALG_SQUARE: v = f64 ? a * a : (double)(x * x); break;
+    case AIR_OP_LINALG_RECIPROCAL: v = f64 ? 1.0 / a : (double)(1.0f / x); break;
+    case AIR_OP_LINALG_NEGF: v = -a; break;
+    case AIR_OP_LINALG_MAX: /* arith.maximumf: NaN wins, +0 > -0 */
+      v = isnan(a) || isnan(b) ? NAN : a == b ? (signbit(a) ? b : a) : a > b ? a : b;
+      break;
+    case AIR_OP_LINALG_MIN:
+      v = isnan(a) || isnan(b) ? NAN : a == b ? (signbit(a) ? a : b) : a < b ? a : b;
+      break;
+    default: return false;
+  }
+  *out = ix_round_f(el, v);
+  return true;
+}
+
+/* False with *why set when the op has no integer form or divides by zero. */
+static bool ew_int(air_opkind_t k, uint32_t el, int64_t a, int64_t b, int64_t* out,
+                   const char** why) {
+  uint64_t ua = ix_mask_u(el, a), ub = ix_mask_u(el, b);
+  int64_t v;
+  switch (k) {
+    case AIR_OP_LINALG_ADD: v = (int64_t)((uint64_t)a + (uint64_t)b); break;
+    case AIR_OP_LINALG_SUB: v = (int64_t)((uint64_t)a - (uint64_t)b); break;
+    case AIR_OP_LINALG_MUL: v = (int64_t)((uint64_t)a * (uint64_t)b); break;
+    case AIR_OP_LINALG_SQUARE: v = (int64_t)((uint64_t)a * (uint64_t)a); break;
+    case AIR_OP_LINALG_MAX: v = a > b ? a : b; break;
+    case AIR_OP_LINALG_MIN: v = a < b ? a : b; break;
+    case AIR_OP_LINALG_ABS: v = a < 0 ? (int64_t)(0 - (uint64_t)a) : a; break;
+    case AIR_OP_LINALG_DIV:
+      if (!b || (a == INT64_MIN && b == -1)) {
+        *why = "division by zero or overflow";
+        return false;
+      }
+      v = a / b;
+      break;
+    case AIR_OP_LINALG_DIV_UNSIGNED:
+      if (!ub) {
+        *why = "division by zero";
+        return false;
+      }
+      v = (int64_t)(ua / ub);
+      break;
+    default: *why = "no integer form"; return false;
+  }
+  *out = ix_norm_i(el, v);
+  return true;
+}
+
+static air_status_t elementwise(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t n_in) {
+  air_memref_t* v[3];
+  air_status_t st;
+  for (uint32_t i = 0; i <= n_in; ++i)
+    if ((st = operand_view(r, e, op, i, &v[i])) || (st = check_view(r, op, v[i]))) return st;
+  air_memref_t* out = v[n_in];
+  for (uint32_t i = 0; i < n_in; ++i) {
+    bool same = v[i]->rank == out->rank;
+    for (uint32_t k = 0; same && k < out->rank; ++k) same = v[i]->sizes[k] == out->sizes[k];
+    if (!same)
+      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
+                    "%s: input #%u does not have the output's shape", ix_opname(op), i);
+  }
+  uint32_t el = out->elem;
+  bool fl = air_elem_is_float((air_elem_kind_t)el);
+  int64_t cnt = 1, idx[AIR_MAX_RANK] = {0}, off[3];
+  for (uint32_t k = 0; k < out->rank; ++k) cnt *= out->sizes[k];
+  for (uint32_t i = 0; i <= n_in; ++i) off[i] = v[i]->offset;
+  for (int64_t p = 0; p < cnt; ++p) {
+    double fx[2] = {0, 0};
+    int64_t ix[2] = {0, 0};
+    for (uint32_t i = 0; i < n_in; ++i) {
+      const char* a = (const char*)v[i]->data + off[i] * (int64_t)air_elem_size(
+                                                    (air_elem_kind_t)v[i]->elem);
+      bool inf = air_elem_is_float((air_elem_kind_t)v[i]->elem);
+      if (fl)
+        fx[i] = ix_round_f(el, inf ? ix_load_f(a, v[i]->elem) : (double)ix_load_i(a, v[i]->elem));
+      else
+        ix[i] = ix_norm_i(el, inf ? (int64_t)ix_load_f(a, v[i]->elem) : ix_load_i(a, v[i]->elem));
+    }
+    char* o = (char*)out->data + off[n_in] * (int64_t)air_elem_size((air_elem_kind_t)el);
+    if (fl) {
+      double y;
+      if (!ew_float(op->kind, el, fx[0], fx[1], &y))
+        return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s on %s", ix_opname(op),
+                      air_elem_name((air_elem_kind_t)el));
+      ix_store_f(o, el, y);
+    } else {
+      int64_t y;
+      const char* why = NULL;
+      if (!ew_int(op->kind, el, ix[0], ix[1], &y, &why))
+        return ix_err(r, op, why[0] == 'n' ? AIR_STATUS_UNIMPLEMENTED : AIR_STATUS_OUT_OF_RANGE,
+                      "%s on %s: %s", ix_opname(op), air_elem_name((air_elem_kind_t)el), why);
+      ix_store_i(o, el, y);
+    }
+    for (uint32_t d = out->rank; d-- > 0;) {
+      for (uint32_t i = 0; i <= n_in; ++i) off[i] += v[i]->strides[d];
+      if (++idx[d] < out->sizes[d]) break;
+      for (uint32_t i = 0; i <= n_in; ++i) off[i] -= v[i]->sizes[d] * v[i]->strides[d];
+      idx[d] = 0;
+    }
+  }
+  return NULL;
+}
+
 air_status_t ix_linalg(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   ix_run_t* r = s->run;
   uint32_t n_in = op->iaux[0];
@@ -444,6 +590,8 @@ air_status_t ix_linalg(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
       return n_in == 2 ? matmul(r, e, op)
                        : ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.matmul takes A and B");
     case AIR_OP_GENERIC: return generic(r, e, op);
-    default: return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s", ix_opname(op));
+    default:
+      if (air_opkind_elementwise_ins(op->kind) == n_in && n_in) return elementwise(r, e, op, n_in);
+      return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s", ix_opname(op));
   }
 }

@@ -24,6 +24,7 @@
 #include "hal/cpu/interp/parallel.h"
 #include "hal/cpu/interp/scalar.h"
 #include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/views.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/waves.h"
 #include "hal/futex.h"
@@ -46,7 +47,9 @@ static bool init_free(const air_op_t* op) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
     case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_SUBVIEW:
     case AIR_OPC_RESHAPE: case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF:
-    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL:
+    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL: case AIR_OPC_TERNARY: case AIR_OPC_SWITCH:
+    case AIR_OPC_FORALL: case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META:
+    case AIR_OPC_REINTERPRET:
       return true;
     default: return false;
   }
@@ -171,12 +174,16 @@ static int block_end(ix_strand_t* s, ix_frame_t* f) {
     case AIR_OP_AFFINE_FOR: return ix_end_for(s, f, term);
     case AIR_OP_PARALLEL: return ix_end_instance(s, f, term);
     case AIR_OP_REDUCE: return ix_end_reduce_region(s, f, term);
+    case AIR_OP_FORALL: return ix_end_forall(s, f, term);
     case AIR_OP_FUNC:
     case AIR_OP_LAUNCH:
     case AIR_OP_SEGMENT:
     case AIR_OP_HERD: ix_pop(s); return IX_CONT;
+    case AIR_OP_CUSTOM: ix_pop(s); ix_next(s); return IX_CONT; /* no results to bind */
     default: break;
   }
+  if (owner->kind == AIR_OP_EXECUTE && f->t0 && s->pe)
+    ix_trace(s, AIR_TRACK_PE, s->pe->track, owner, f->t0);
   /* if / affine.if / execute / call: the terminator's values are the results. */
   const air_vid_t* res = owner->results;
   uint32_t nres = owner->n_results;
@@ -215,6 +222,16 @@ static int watched(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   return IX_CONT;
 }
 
+/* Tensor ops (tensor.*, bufferization casts) have value semantics and no memory:
+ * what mlir-air bufferizes before its AIR passes. */
+static bool uses_tensors(const ix_run_t* r, const air_op_t* op) {
+  for (uint32_t i = 0; i < op->n_operands + op->n_results; ++i) {
+    air_vid_t v = i < op->n_operands ? op->operands[i] : op->results[i - op->n_operands];
+    if (air_ir_type(r->p, air_ir_value_type(r->p, v))->kind == AIR_TYPE_TENSOR) return true;
+  }
+  return false;
+}
+
 static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   bool inplace = f->kind == IX_F_OP;
@@ -226,7 +243,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   air_status_t st;
   switch (cls) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
-    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_TERNARY:
       st = ix_eval_scalar(r, f->env, op);
       if (st) return ix_failed(s, st);
       ix_next(s);
@@ -239,8 +256,23 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       if (st) return ix_failed(s, st);
       ix_next(s);
       return IX_CONT;
+    case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE: case AIR_OPC_TRANSPOSE:
+    case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
+      st = ix_view_op(s, f->env, op);
+      if (st) return ix_failed(s, st);
+      ix_next(s);
+      return IX_CONT;
     case AIR_OPC_COPY:
-    case AIR_OPC_LINALG: return watched(s, f->env, op);
+    case AIR_OPC_LINALG:
+      if (op->n_results) /* results are tensors */
+        return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                                   "%s on tensors is not executable: the CPU driver runs "
+                                   "bufferized programs (memrefs)",
+                                   ix_opname(op)));
+      return watched(s, f->env, op);
+    case AIR_OPC_SWITCH: return ix_op_switch(s, f, op);
+    case AIR_OPC_FORALL: return ix_op_forall(s, f, op);
+    case AIR_OPC_CUSTOM: return ix_op_call(s, f, op);
     case AIR_OPC_FOR:
     case AIR_OPC_AFFINE_FOR: return ix_op_for(s, f, op);
     case AIR_OPC_IF:
@@ -262,6 +294,11 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       return IX_CONT;
     }
     default:
+      if (uses_tensors(r, op))
+        return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                                   "%s is not executable: tensors have no memory; the CPU "
+                                   "driver runs bufferized programs (memrefs)",
+                                   ix_opname(op)));
       return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                  "%s is not supported by the CPU executor here", ix_opname(op)));
   }

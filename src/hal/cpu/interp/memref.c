@@ -236,8 +236,16 @@ static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
                   ix_opname(op), AIR_MAX_RANK);
   air_memref_t m = *src;
   if (op->kind == AIR_OP_MEMREF_CAST) {
+    /* To an unranked memref the view keeps its rank and shape; back from one, the
+     * result type says what rank and shape it must have. */
+    if (rt->unranked) {
+      ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+      return NULL;
+    }
     if (rt->rank != src->rank)
-      return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "memref.cast changes the rank");
+      return ix_err(r, op, st_t->unranked ? AIR_STATUS_FAILED_PRECONDITION
+                                          : AIR_STATUS_INVALID_ARGUMENT,
+                    "memref.cast: the memref has rank %u, not %u", src->rank, rt->rank);
     for (uint32_t k = 0; k < rt->rank; ++k)
       if (rt->shape[k] != AIR_DIM_DYNAMIC && rt->shape[k] != src->sizes[k])
         return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,

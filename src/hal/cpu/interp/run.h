@@ -68,6 +68,7 @@ struct ix_run_t {
   struct ix_space_t* root_space;
 
   air_ptrmap_t allocs;     /* memref.alloc data -> raw allocation (under mem_lock) */
+  air_ptrmap_t globals;    /* memref.global op -> its raw buffer (under mem_lock) */
 
   struct ix_watched_t* watched; /* per pool worker, when there is a watchdog */
   uint32_t n_watched;

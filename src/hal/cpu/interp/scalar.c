@@ -1,5 +1,6 @@
 /* scalar.c - the scalar op family: arith constants, binary and unary ops,
- * comparisons, select, casts, affine.apply/min/max. Integers are int64
+ * comparisons, select, casts, affine.apply/min/max, and the math dialect
+ * (math.c computes its functions). Integers are int64
  * normalised to their width, floats are doubles rounded to their type
  * (codec.h); f16/bf16/f32 arithmetic runs in f32, f64 in double. */
 #include "hal/cpu/interp/scalar.h"
@@ -8,11 +9,12 @@
 #include <string.h>
 
 #include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/math.h"
 
 bool ix_is_scalar_op(const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
-    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_TERNARY:
       return true;
     default: return false;
   }
@@ -65,6 +67,8 @@ static air_status_t int_binary(ix_run_t* r, const air_op_t* op, uint32_t el, int
 }
 
 static double float_binary(const air_op_t* op, uint32_t el, double a, double b) {
+  double ab[2] = {a, b}, m;
+  if (ix_math_float(op->kind, el, ab, &m)) return m; /* math.powf, remf, ... */
   if (el != AIR_ELEM_F64) {
     float x = (float)a, y = (float)b, z;
     switch (op->kind) {
@@ -222,8 +226,24 @@ air_status_t ix_eval_scalar(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
       break;
     case AIR_OPC_UNARY:
       if ((st = scalar(r, e, op, op->operands[0], &a))) return st;
-      x.f = -a.f;
+      if (op->kind == AIR_OP_NEGF)
+        x.f = -a.f;
+      else if (!(fl ? ix_math_float(op->kind, el, &a.f, &x.f) : ix_math_int(op->kind, el, a.i, &x.i)))
+        return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s on %s is not supported",
+                      ix_opname(op), air_elem_name((air_elem_kind_t)el));
       break;
+    case AIR_OPC_TERNARY: {
+      double abc[3];
+      for (uint32_t i = 0; i < 3; ++i) {
+        if (op->n_operands != 3) return ix_err(r, op, AIR_STATUS_INTERNAL, "bad operands");
+        if ((st = scalar(r, e, op, op->operands[i], &a))) return st;
+        abc[i] = a.f;
+      }
+      if (!fl || !ix_math_float(op->kind, el, abc, &x.f))
+        return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "%s on %s is not supported",
+                      ix_opname(op), air_elem_name((air_elem_kind_t)el));
+      break;
+    }
     case AIR_OPC_CMP: {
       uint32_t oel = r->tab.vinfo[op->operands[0]].elem;
       bool t = op->kind == AIR_OP_CMPF ? cmpf(op->iaux[0], a.f, b.f)

@@ -17,6 +17,7 @@
 #include "hal/cpu/interp/codec.h"
 #include "hal/cpu/interp/loop.h"
 #include "hal/cpu/interp/memref.h"
+#include "hal/cpu/interp/views.h"
 #include "hal/cpu/interp/plan.h"
 #include "hal/cpu/interp/stall.h"
 #include "hal/cpu/interp/tables.h"
@@ -65,6 +66,7 @@ static void run_free(ix_run_t* r) {
   ix_waves_free(r);
   ix_spaces_free(r);
   ix_allocs_free(r);
+  ix_globals_free(r);
   ix_watchdog_free(r);
   air_interp_prep_t* pr = r->prep;
   air_allocator_t a = r->alloc;
@@ -88,6 +90,9 @@ static void run_end(ix_run_t* r) {
   bool called = r->done_called;
   air_status_t st = r->status;
   r->status = NULL;
+  /* A run that did all its work can still have broken the spec's balance of puts
+   * and gets; only now, with every strand gone, is that known. */
+  if (!st && !called) st = ix_chan_unread(r);
   run_free(r);
   if (!called)
     done(user, st);
@@ -249,6 +254,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.done_called = false;
   r.spaces = r.root_space = NULL;
   r.allocs = (air_ptrmap_t){0};
+  r.globals = (air_ptrmap_t){0};
   r.watched = NULL;
   r.n_watched = 0;
   r.wd_stop = r.wd_running = false;
@@ -303,6 +309,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
                           "@%s: an inline run left its environment referenced",
                           d->entry->sym ? d->entry->sym : "?");
   if (r.allocs.cap) ix_allocs_free(&r);
+  if (r.globals.cap) ix_globals_free(&r);
   if (st) return st; /* as on the pool path: nothing started, no outcome */
   *run_status = r.status;
   return NULL;

@@ -2,8 +2,11 @@
  * helpers every op handler uses to fail, park on a token or pass values on. */
 #include "hal/cpu/interp/strand.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "hal/futex.h"
+#include "hal/trace_impl.h"
 #include "runtime/base/mem.h"
 
 ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t* pe,
@@ -15,6 +18,14 @@ ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t
   s->join = join;
   s->scope = scope;
   s->pe = pe;
+  /* The first strand working for a traced PE keeps its env (and so the PE) alive
+   * until the last one leaves: the body strand pops the herd's frame before it
+   * exits, while strands it dispatched may still run. */
+  if (pe && pe->t0) {
+    s->pe_counted = true;
+    if (atomic_fetch_add_explicit(&pe->strands, 1, memory_order_acq_rel) == 0)
+      ix_env_ref(pe->env);
+  }
   s->space = space;
   if (join) ix_tok_ref(join);
   if (scope) ix_tok_ref(scope);
@@ -34,8 +45,25 @@ bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* m
   return true;
 }
 
+/* A strand stops working for its PE; the last one records the PE's span and
+ * lets go of the PE's env. */
+static void pe_leave(ix_strand_t* s, bool record) {
+  ix_pe_t* pe = s->pe;
+  /* An uncounted strand's PE may already be gone (its body popped the env). */
+  if (!s->pe_counted) return;
+  s->pe_counted = false;
+  if (atomic_fetch_sub_explicit(&pe->strands, 1, memory_order_acq_rel) != 1) return;
+  if (record && !s->abandoned && s->run->trace) {
+    char name[128];
+    snprintf(name, sizeof name, "air.herd @%s", pe->herd && pe->herd->sym ? pe->herd->sym : "?");
+    air_trace_record(s->run->trace, AIR_TRACK_PE, pe->track, name, pe->t0, air_time_now_ns());
+  }
+  ix_env_unref(s->run, pe->env); /* may free pe */
+}
+
 void ix_strand_free(ix_strand_t* s) {
   ix_run_t* r = s->run;
+  pe_leave(s, false);
   while (s->n) ix_pop(s);
   for (uint32_t i = 0; i < s->n_extra; ++i) ix_tok_unref(r, s->extra[i]);
   air_mem_free(&r->alloc, s->extra);
@@ -72,6 +100,7 @@ void ix_strand_exit(ix_strand_t* s) {
   air_status_t early = NULL;
   air_interp_done_fn_t done = r->done;
   void* user = r->user;
+  pe_leave(s, true);
   while (s->n) ix_pop(s);
   ix_lock(r);
   if (s->join) ix_tok_unhold_locked(r, s->join, &w);

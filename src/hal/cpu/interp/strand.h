@@ -55,6 +55,9 @@ typedef struct ix_frame_t {
   uint64_t ticket;
   void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
   uint32_t n_wait;
+  /* Traced runs only: when a herd body or an air.execute body of a PE began, for
+   * its span on the PE's track (0: not traced). */
+  int64_t t0;
 } ix_frame_t;
 
 typedef struct ix_strand_t {
@@ -73,6 +76,7 @@ typedef struct ix_strand_t {
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
+  bool pe_counted;         /* counted in pe->strands (traced runs): pe is alive until it leaves */
 } ix_strand_t;
 
 /* Every waiter is a strand's. */
@@ -87,7 +91,7 @@ enum { IX_CONT = 0, IX_PARKED, IX_FAILED, IX_ABANDONED };
 static inline bool ix_is_async(const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_HIER: case AIR_OPC_CHANNEL_IO: case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL:
-    case AIR_OPC_EXECUTE:
+    case AIR_OPC_EXECUTE: case AIR_OPC_CUSTOM:
       return op->n_results > 0;
     default: return false;
   }

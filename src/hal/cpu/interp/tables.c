@@ -86,6 +86,9 @@ static bool pure_block(const ix_tables_t* t, const air_block_t* b) {
       case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
       case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
       case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
+      case AIR_OPC_TERNARY: case AIR_OPC_SWITCH: case AIR_OPC_FORALL: case AIR_OPC_IN_PARALLEL:
+      case AIR_OPC_LINALG_INDEX: case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE:
+      case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
         break;
       case AIR_OPC_CALL: {
         const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;

@@ -65,6 +65,12 @@ typedef struct ix_pe_t {
   uint32_t rank;
   int64_t tile[4], sizes[4];
   char track[96];
+  /* Traced runs (t0 != 0): when the PE started, and the strands working for it;
+   * while there are any they hold `env` (the herd body env this PE lives in),
+   * and the last to leave records the PE's span. */
+  int64_t t0;
+  _Atomic uint32_t strands;
+  struct ix_env_t* env;
 } ix_pe_t;
 
 /* A declared channel (tables.c builds them; channel.c moves data). */

@@ -1,0 +1,30 @@
+# AMDGPU code-object reader fuzzing (tests/fuzz/fuzz_code_object.c), built like the
+# parser's (tests/fuzz.cmake, included before this file):
+#  - fuzz_code_object_corpus (always): replays tests/fuzz/code_object_corpus (small
+#    objects Debian's clang built, and every finding) as a ctest;
+#  - fuzz_code_object (AIR_FUZZ=ON, clang): the libFuzzer target with its own
+#    instrumented copy of the library.
+set(AIR_FUZZ_CODE_OBJECT_CORPUS ${AIR_FUZZ_SRC}/code_object_corpus)
+
+add_executable(fuzz_code_object_corpus ${AIR_FUZZ_SRC}/fuzz_code_object.c
+  ${AIR_FUZZ_SRC}/fuzz_driver.c)
+target_compile_definitions(fuzz_code_object_corpus PRIVATE
+  air_fuzz_parse_one=air_fuzz_code_object_one)
+target_link_libraries(fuzz_code_object_corpus PRIVATE airrt_internal)
+add_test(NAME fuzz_code_object_corpus COMMAND fuzz_code_object_corpus
+  ${AIR_FUZZ_CODE_OBJECT_CORPUS})
+set_tests_properties(fuzz_code_object_corpus PROPERTIES LABELS "fuzz" TIMEOUT 300)
+
+if(AIR_FUZZ)
+  add_executable(fuzz_code_object ${AIR_FUZZ_SRC}/fuzz_code_object.c ${AIR_SOURCES})
+  target_compile_definitions(fuzz_code_object PRIVATE AIR_FUZZ_LIBFUZZER=1
+    $<TARGET_PROPERTY:airrt_objects,COMPILE_DEFINITIONS>)
+  target_include_directories(fuzz_code_object PRIVATE
+    $<TARGET_PROPERTY:airrt_objects,INCLUDE_DIRECTORIES> ${PROJECT_SOURCE_DIR}/src)
+  target_compile_options(fuzz_code_object PRIVATE ${AIR_FUZZ_FLAGS})
+  target_link_options(fuzz_code_object PRIVATE ${AIR_FUZZ_FLAGS})
+  target_link_libraries(fuzz_code_object PRIVATE $<TARGET_PROPERTY:airrt,LINK_LIBRARIES>)
+  add_test(NAME fuzz_code_object_seeds COMMAND fuzz_code_object -runs=0
+    ${AIR_FUZZ_CODE_OBJECT_CORPUS})
+  set_tests_properties(fuzz_code_object_seeds PROPERTIES LABELS "fuzz" TIMEOUT 300)
+endif()

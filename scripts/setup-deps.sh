@@ -25,6 +25,8 @@ packages=(
   libxsmm-dev            # GEMM kernels of the CPU driver's linalg ops (JIT small GEMMs)
   libopenblas-dev        # benchmarks: the OpenBLAS sgemm anchor (loaded with dlopen)
   libblis-pthread-dev    # benchmarks: BLIS, measured in bench/gemm_libs.c
+  # issue 13 (ranks: scale-out over MPI):
+  libopenmpi-dev openmpi-bin  # the MPI transport (src/rank_mpi), mpirun for its tests
 )
 
 if ! command -v dpkg-query >/dev/null 2>&1; then

@@ -315,6 +315,7 @@ static void release_all(run_state_t* r) {
   air_executable_release(r->executable);
   air_device_release(r->device);
   air_trace_destroy(r->trace);
+  air_rank_copies_destroy(r->rank_copies);
   air_program_destroy(r->program);
   air_context_destroy(r->context);
   for (uint32_t i = 0; i < MAX_ARGS; ++i)
@@ -509,7 +510,9 @@ static int run(const run_options_t* o) {
   if (o->verbose) print_schedule(r.executable, ordinal, entry, o->no_schedule);
   dopts.watchdog_ns = timeout_ns > 0 ? timeout_ns : 0;
   dopts.trace = r.trace;
-  s = air_command_buffer_create(r.device, 0, &r.command_buffer);
+  s = air_rank_copies_create(r.context, &r.rank_copies);
+  dopts.rank_copies = r.rank_copies;
+  if (!s) s = air_command_buffer_create(r.device, 0, &r.command_buffer);
   if (!s)
     s = air_command_buffer_dispatch(r.command_buffer, r.executable, ordinal, r.n_params,
                                     r.bindings, &dopts);

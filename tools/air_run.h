@@ -60,6 +60,7 @@ typedef struct run_state_t {
   char* text;
   char* entry_name;
   void* libraries[MAX_ARGS]; /* dlopen handles of --kernels, closed last */
+  air_rank_copies_t* rank_copies; /* every rank's copy of the arguments (air/rank.h) */
 } run_state_t;
 
 /* "memref<512x512xbf16>", "i32": a parameter as AIR spells its type. */
@@ -76,7 +77,9 @@ int run_check_arguments(const run_state_t* r, const run_options_t* o, const char
  * or an exit code. */
 int run_prepare_argument(run_state_t* r, const run_options_t* o, uint32_t i);
 
-/* Copies memref argument out->index back from its buffer and writes it. */
+/* Copies memref argument out->index back from its buffer and writes it. A path
+ * holding `{rank}` names one file per rank (each rank's copy, from
+ * r->rank_copies); without it rank 0's copy (the buffer) is written. */
 int run_write_output(run_state_t* r, const run_options_t* o, const arg_spec_t* out);
 
 #endif /* AIR_TOOLS_AIR_RUN_H_ */

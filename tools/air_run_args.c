@@ -453,21 +453,51 @@ int run_prepare_argument(run_state_t* r, const run_options_t* o, uint32_t i) {
   return 0;
 }
 
+/* `path` with its first `{rank}` replaced by the rank's number. */
+static int rank_path(const char* path, uint32_t rank, char* buf, size_t len) {
+  const char* at = strstr(path, "{rank}");
+  int n = snprintf(buf, len, "%.*s%u%s", (int)(at - path), path, rank, at + 6);
+  return n < 0 || (size_t)n >= len;
+}
+
 int run_write_output(run_state_t* r, const run_options_t* o, const arg_spec_t* out) {
   uint32_t i = out->index;
   const air_arg_t* param = &r->params[i];
   npy_array_t* host = &r->host[i];
   char err[512];
+  /* Write with the memref's own dtype (an input may have been unsigned). */
+  const elem_info_t* ei = elem_info(param->elem);
+  host->kind = ei->kind;
+  if (strstr(out->value, "{rank}") && air_rank_copies_count(r->rank_copies)) {
+    /* One file per rank this process ran: each rank's own copy. */
+    uint32_t first = 0, end = 0;
+    air_rank_copies_local(r->rank_copies, &first, &end);
+    for (uint32_t k = first; k < end; ++k) {
+      char path[4096];
+      if (rank_path(out->value, k, path, sizeof path))
+        return tool_error(TOOL_EXIT_FAILURE, out->value, "output path too long");
+      air_status_t s = air_rank_copies_read(r->rank_copies, i, k, 0, host->data, host->nbytes);
+      if (s) return tool_fail_status(path, s);
+      if (npy_write_file(path, host, err, sizeof err))
+        return tool_error(TOOL_EXIT_FAILURE, path, "%s", err);
+      if (o->verbose) fprintf(stderr, "air-run: wrote rank %u's argument %u to %s\n", k, i, path);
+    }
+    return 0;
+  }
   void* ptr = NULL;
   air_status_t s = air_buffer_map(r->buffers[i], 0, host->nbytes, AIR_MAP_READ, &ptr);
   if (s) return tool_fail_status(out->value, s);
   if (host->nbytes) memcpy(host->data, ptr, (size_t)host->nbytes);
   air_buffer_unmap(r->buffers[i], ptr);
-  /* Write with the memref's own dtype (an input may have been unsigned). */
-  const elem_info_t* ei = elem_info(param->elem);
-  host->kind = ei->kind;
-  if (npy_write_file(out->value, host, err, sizeof err))
-    return tool_error(TOOL_EXIT_FAILURE, out->value, "%s", err);
-  if (o->verbose) fprintf(stderr, "air-run: wrote argument %u to %s\n", i, out->value);
+  char one[4096];
+  const char* path = out->value;
+  if (strstr(path, "{rank}")) { /* no air.rank ran: the program is rank 0 */
+    if (rank_path(out->value, 0, one, sizeof one))
+      return tool_error(TOOL_EXIT_FAILURE, out->value, "output path too long");
+    path = one;
+  }
+  if (npy_write_file(path, host, err, sizeof err))
+    return tool_error(TOOL_EXIT_FAILURE, path, "%s", err);
+  if (o->verbose) fprintf(stderr, "air-run: wrote argument %u to %s\n", i, path);
   return 0;
 }

@@ -22,5 +22,6 @@
 #include "air/executable.h"
 #include "air/command_buffer.h"
 #include "air/trace.h"
+#include "air/rank.h"
 
 #endif /* AIR_AIR_H_ */

@@ -467,7 +467,8 @@ AIR_API air_status_t air_builder_memref_expand_shape(air_builder_t* builder, air
                                                      air_type_t result_type,
                                                      air_value_t* out);
 /* memref.cast src : ... to result_type (same rank; static and `?` sizes may
- * trade places). */
+ * trade places), or between a ranked and an unranked memref (`memref<*xT>`) of
+ * one element type and memory space (not unranked to unranked, as MLIR). */
 AIR_API air_status_t air_builder_memref_cast(air_builder_t* builder, air_value_t src,
                                              air_type_t result_type, air_value_t* out);
 
@@ -616,6 +617,135 @@ AIR_API air_status_t air_builder_linalg_generic_begin(air_builder_t* builder,
 /* Closes it with `linalg.yield values` (one per out). */
 AIR_API air_status_t air_builder_linalg_generic_end(air_builder_t* builder, uint32_t n_values,
                                                     const air_value_t* values);
+
+
+/*---------------------------------------------------------------------------*/
+/* mlir-air's wider op set (issue 12): math, elementwise linalg, index_switch, */
+/* forall, memref globals, air.custom                                         */
+/*---------------------------------------------------------------------------*/
+
+/* The math dialect, and arith.remf. Unary, binary and ternary (fma) float ops
+ * take float operands of one type; the integer ops one signless integer. The
+ * result has the operands' type. */
+typedef enum air_math_op_e {
+  AIR_MATH_ABSF, AIR_MATH_CEIL, AIR_MATH_FLOOR, AIR_MATH_ROUND, AIR_MATH_ROUNDEVEN,
+  AIR_MATH_TRUNC, AIR_MATH_SQRT, AIR_MATH_RSQRT, AIR_MATH_CBRT, AIR_MATH_EXP, AIR_MATH_EXP2,
+  AIR_MATH_EXPM1, AIR_MATH_LOG, AIR_MATH_LOG2, AIR_MATH_LOG10, AIR_MATH_LOG1P, AIR_MATH_SIN,
+  AIR_MATH_COS, AIR_MATH_TAN, AIR_MATH_TANH, AIR_MATH_ASIN, AIR_MATH_ACOS, AIR_MATH_ATAN,
+  AIR_MATH_SINH, AIR_MATH_COSH, AIR_MATH_ERF,                 /* unary float */
+  AIR_MATH_POWF, AIR_MATH_ATAN2, AIR_MATH_COPYSIGN, AIR_MATH_REMF, /* binary float */
+  AIR_MATH_FMA,                                                    /* a * b + c */
+  AIR_MATH_ABSI, AIR_MATH_CTPOP, AIR_MATH_CTLZ, AIR_MATH_CTTZ,     /* unary integer */
+  AIR_MATH_COUNT
+} air_math_op_t;
+
+AIR_API air_status_t air_builder_math(air_builder_t* builder, air_math_op_t op,
+                                      uint32_t n_operands, const air_value_t* operands,
+                                      air_value_t* out);
+
+/* Named elementwise linalg ops: `n_ins` (1 or 2, as the op takes) memrefs and
+ * one output memref, all of one shape. */
+typedef enum air_elementwise_op_e {
+  AIR_ELEMENTWISE_ADD, AIR_ELEMENTWISE_SUB, AIR_ELEMENTWISE_MUL, AIR_ELEMENTWISE_DIV,
+  AIR_ELEMENTWISE_DIV_UNSIGNED, AIR_ELEMENTWISE_MAX, AIR_ELEMENTWISE_MIN,
+  AIR_ELEMENTWISE_POWF,                                  /* binary */
+  AIR_ELEMENTWISE_EXP, AIR_ELEMENTWISE_LOG, AIR_ELEMENTWISE_ABS, AIR_ELEMENTWISE_CEIL,
+  AIR_ELEMENTWISE_FLOOR, AIR_ELEMENTWISE_NEGF, AIR_ELEMENTWISE_RECIPROCAL,
+  AIR_ELEMENTWISE_ROUND, AIR_ELEMENTWISE_SQRT, AIR_ELEMENTWISE_RSQRT, AIR_ELEMENTWISE_SQUARE,
+  AIR_ELEMENTWISE_TANH, AIR_ELEMENTWISE_ERF,             /* unary */
+  AIR_ELEMENTWISE_COUNT
+} air_elementwise_op_t;
+
+AIR_API air_status_t air_builder_linalg_elementwise(air_builder_t* builder,
+                                                    air_elementwise_op_t op, uint32_t n_ins,
+                                                    const air_value_t* ins, air_value_t out);
+/* linalg.index dim : index, inside an open linalg.generic body. */
+AIR_API air_status_t air_builder_linalg_index(air_builder_t* builder, uint32_t dim,
+                                              air_value_t* out);
+
+/* scf.index_switch arg (an index): opens the region of cases[0] (the default
+ * when n_cases is 0). Each _next ends the open region with `scf.yield values` and
+ * opens the next (the cases in order, then the default); _end ends the default. */
+AIR_API air_status_t air_builder_scf_index_switch_begin(air_builder_t* builder, air_value_t arg,
+                                                        uint32_t n_cases, const int64_t* cases,
+                                                        uint32_t n_results,
+                                                        const air_type_t* result_types,
+                                                        air_value_t* out_results);
+AIR_API air_status_t air_builder_scf_index_switch_next(air_builder_t* builder,
+                                                       uint32_t n_values,
+                                                       const air_value_t* values);
+AIR_API air_status_t air_builder_scf_index_switch_end(air_builder_t* builder, uint32_t n_values,
+                                                      const air_value_t* values);
+
+/* scf.forall (%i...) = (lbs) to (ubs) step (steps) on memrefs (no shared_outs):
+ * opens the body; `out_ivs` receives n_dims induction variables. Steps must be
+ * literals >= 1 or index values. */
+AIR_API air_status_t air_builder_scf_forall_begin(air_builder_t* builder, uint32_t n_dims,
+                                                  const air_index_t* lbs,
+                                                  const air_index_t* ubs,
+                                                  const air_index_t* steps, air_value_t* out_ivs);
+AIR_API air_status_t air_builder_scf_forall_end(air_builder_t* builder);
+
+/* memref.global at module level: `type` a memref of static shape; `data`
+ * (count elements of its element type, little-endian, or NULL for an
+ * uninitialised global) becomes its dense initial value. */
+enum {
+  AIR_GLOBAL_PRIVATE_BIT = 1u << 0,  /* "private" visibility */
+  AIR_GLOBAL_CONSTANT_BIT = 1u << 1, /* constant (needs data) */
+};
+typedef struct air_global_desc_t {
+  uint32_t flags; /* AIR_GLOBAL_*_BIT */
+  const char* name;
+  air_type_t type;
+  const void* data;
+  uint64_t data_bytes; /* the type's element count times the element size */
+} air_global_desc_t;
+
+AIR_API air_status_t air_builder_memref_global(air_builder_t* builder,
+                                               const air_global_desc_t* desc);
+/* memref.get_global @name : type. */
+AIR_API air_status_t air_builder_memref_get_global(air_builder_t* builder, const char* name,
+                                                   air_type_t type, air_value_t* out);
+
+/* Views (memrefs of one element type and memory space on both sides):
+ * memref.reshape src(shape) : (T, S) -> result_type, `shape` a 1-d memref of
+ * index or integers holding the result's sizes (src and result: identity
+ * layouts). */
+AIR_API air_status_t air_builder_memref_reshape(air_builder_t* builder, air_value_t src,
+                                                air_value_t shape, air_type_t result_type,
+                                                air_value_t* out);
+/* memref.transpose src (d0, ...) -> (d<perm[0]>, ...) : T to result_type: result
+ * dimension i is source dimension perm[i] (rank = the source's rank). The caller
+ * gives the result type, usually with a strided layout. */
+AIR_API air_status_t air_builder_memref_transpose(air_builder_t* builder, air_value_t src,
+                                                  uint32_t rank, const uint32_t* perm,
+                                                  air_type_t result_type, air_value_t* out);
+/* %base, %offset, %sizes..., %strides... = memref.extract_strided_metadata src:
+ * `out_base` gets the 0-d memref of the buffer, `out_offset` the offset,
+ * `out_sizes` and `out_strides` one index each per dimension of src (ranked). */
+AIR_API air_status_t air_builder_memref_extract_strided_metadata(air_builder_t* builder,
+                                                                 air_value_t src,
+                                                                 air_value_t* out_base,
+                                                                 air_value_t* out_offset,
+                                                                 air_value_t* out_sizes,
+                                                                 air_value_t* out_strides);
+/* memref.reinterpret_cast src to offset: [offset], sizes: [...], strides: [...]
+ * : T to result_type (ranked; `rank` sizes and strides, literals >= 0 or index
+ * values). */
+AIR_API air_status_t air_builder_memref_reinterpret_cast(air_builder_t* builder,
+                                                         air_value_t src, air_index_t offset,
+                                                         uint32_t rank,
+                                                         const air_index_t* sizes,
+                                                         const air_index_t* strides,
+                                                         air_type_t result_type,
+                                                         air_value_t* out);
+
+/* air.custom @symbol [async] [deps] operands(...): a user op the executor runs
+ * as the function or kernel `symbol` names. */
+AIR_API air_status_t air_builder_custom(air_builder_t* builder, const char* symbol,
+                                        uint32_t flags, uint32_t n_deps, const air_value_t* deps,
+                                        uint32_t n_operands, const air_value_t* operands,
+                                        air_value_t* out_token);
 
 #ifdef __cplusplus
 }

@@ -46,6 +46,11 @@ typedef struct air_dispatch_options_t {
   int64_t watchdog_ns;
   /* Where to record trace events (air/trace.h), or NULL. */
   struct air_trace_t* trace;
+  /* Programs with air.rank (air/rank.h): where every rank's copy of the memref
+   * bindings is kept for the host to read after the dispatch, or NULL (then only
+   * the bindings themselves, rank 0's copies, survive). The holder must outlive
+   * the dispatch and serve one dispatch at a time. */
+  struct air_rank_copies_t* rank_copies;
 } air_dispatch_options_t;
 
 /* Creates an empty command buffer to record into. `flags` is reserved and must be 0

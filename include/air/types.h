@@ -67,8 +67,8 @@ typedef enum air_typeclass_e {
   AIR_TYPECLASS_TOKEN,  /* !air.token */
   AIR_TYPECLASS_SCALAR, /* index, iN, f16, bf16, f32, f64 */
   AIR_TYPECLASS_MEMREF,
-  AIR_TYPECLASS_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
-  AIR_TYPECLASS_TENSOR  /* tensor<...>: parsed and printed, not executed */
+  AIR_TYPECLASS_TENSOR,  /* tensor<...>: parsed and printed, not executed */
+  AIR_TYPECLASS_UNIVERSE /* !air.universe: a set of ranks (air.universe.alloc) */
 } air_typeclass_t;
 
 /* Flags of air_type_token. */

@@ -78,6 +78,7 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   d->context = dev->base.context;
   d->watchdog_ns = options->watchdog_ns;
   d->trace = options->trace;
+  d->rank_copies = options->rank_copies;
   d->allocator = dev->base.allocator;
   /* The entry's prepared schedule, unless the dispatch asks for the dynamic path. */
   if (!(options->flags & AIR_DISPATCH_DYNAMIC)) d->plan = e->entries[ordinal].prepared;

@@ -1,7 +1,8 @@
 /* builder_core.h - the builder's floor: its state and the helpers every builder
  * file uses (builder_core.c). Above it: builder_types.c (type handles, affine
- * descriptions), then builder.c (names, attributes, module-level and AIR ops)
- * and builder_ops.c (arith, memref, scf, affine, linalg). */
+ * descriptions), then builder.c (names, attributes, module-level and AIR ops),
+ * builder_ops.c (arith, memref, scf, affine, linalg) and builder_ext.c (math,
+ * elementwise linalg, index_switch, forall, globals, views, air.custom). */
 #ifndef AIR_RUNTIME_BUILDER_BUILDER_CORE_H_
 #define AIR_RUNTIME_BUILDER_BUILDER_CORE_H_
 

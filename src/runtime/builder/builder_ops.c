@@ -408,8 +408,10 @@ air_status_t air_builder_memref_cast(air_builder_t* b, air_value_t src, air_type
   AIR_RETURN_IF_ERROR(reshape_begin(b, fn, src, result_type, out));
   const air_type_info_t* s = vtype(b, src);
   const air_type_info_t* d = air_ir_type(b->p, result_type);
-  bool ok = s->rank == d->rank;
-  for (uint32_t k = 0; ok && k < s->rank; ++k)
+  if (s->unranked && d->unranked)
+    return AIR_B_INVALID(b, "%s: a cast from unranked to unranked (cast to a ranked type)", fn);
+  bool ok = s->unranked || d->unranked || s->rank == d->rank;
+  for (uint32_t k = 0; ok && !s->unranked && !d->unranked && k < s->rank; ++k)
     ok = s->shape[k] == d->shape[k] || s->shape[k] == AIR_DIM_DYNAMIC ||
          d->shape[k] == AIR_DIM_DYNAMIC;
   if (!ok) return AIR_B_INVALID(b, "%s: result_type has an incompatible shape", fn);

@@ -227,9 +227,9 @@ typedef enum air_type_kind_e {
   AIR_TYPE_TOKEN,  /* !air.token, or !air.async.token when `old_spelling` */
   AIR_TYPE_SCALAR, /* index, iN, siN, uiN, f16, bf16, f32, f64 */
   AIR_TYPE_MEMREF,
-  AIR_TYPE_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
   AIR_TYPE_TENSOR, /* tensor<4x?xf32> / tensor<*xf32>: value semantics, no memory
                       space; `layout` holds an encoding when one is written */
+  AIR_TYPE_UNIVERSE, /* !air.universe: a set of ranks (air.universe.alloc) */
 } air_type_kind_t;
 
 /* Scalar element types. Matches the public air_elem_t of air/types.h. */

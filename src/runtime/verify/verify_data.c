@@ -130,10 +130,14 @@ static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {
           "\"npu_dma_packet\", \"npu_cascade\", \"npu_mmio\", \"gpu_symmetric_heap\"",
           name);
   }
-  /* mlir-air's refeed count (how often the channel's data is sent again). */
-  static const char* const k_refeed[2] = {"air.refeed_count", "refeed_count"};
+  /* mlir-air's refeed count (how often the channel's data is sent again), in
+   * either spelling (each name written out, so docs/text-format.md's generator
+   * sees the verifier read it). */
+  const char* const k_refeed[2] = {"air.refeed_count", "refeed_count"};
+  const air_attr_t* const k_rc[2] = {air_ir_attr_get(op, "air.refeed_count"),
+                                     air_ir_attr_get(op, "refeed_count")};
   for (int i = 0; i < 2; ++i) {
-    const air_attr_t* rc = air_ir_attr_get(op, k_refeed[i]);
+    const air_attr_t* rc = k_rc[i];
     if (!rc) continue;
     rc = air_ir_attr_resolve(v->p, rc);
     if (!rc || rc->kind != AIR_ATTR_INT || rc->i < 1 || rc->i > INT32_MAX)

@@ -60,17 +60,27 @@ typedef struct ix_lane_t {
 
 /* Launch instances are independent and may run at once, so each has its own
  * channel state: a [1, 1] channel used in a 4x4 launch is 16 channels. Ops
- * outside any launch share the run's root space. */
+ * outside any launch share the run's root space.
+ *
+ * Ranks (rank.c): the ranks of one air.rank share one set of lanes (a channel at
+ * rank level is shared by all ranks), so each rank's space borrows the rank op's
+ * (`shared`) and carries its rank id; a launch space inside a rank inherits both,
+ * and a gpu_symmetric_heap channel used at any depth resolves to the rank lanes. */
 typedef struct ix_space_t {
   struct ix_space_t* next;
-  ix_lane_t*** lanes;      /* [chan][put index], made on first use */
+  ix_lane_t*** lanes;      /* [chan][put index], made on first use; NULL: borrowed */
+  struct ix_space_t* shared;    /* whose lanes a rank's space uses */
+  struct ix_space_t* rank_lanes; /* the enclosing air.rank's lanes (symmetric heap) */
+  struct ix_rank_t* rank;       /* the enclosing air.rank instance, or NULL */
+  int64_t rank_id;
 } ix_space_t;
 
-ix_space_t* ix_space_new(ix_run_t* r) {
+static ix_space_t* space_make(ix_run_t* r, bool own_lanes) {
   ix_space_t* sp = air_mem_calloc(&r->alloc, 1, sizeof *sp);
   if (!sp) return NULL;
-  sp->lanes = air_mem_calloc(&r->alloc, r->tab.n_chans ? r->tab.n_chans : 1, sizeof(ix_lane_t**));
-  if (!sp->lanes) {
+  if (own_lanes &&
+      !(sp->lanes = air_mem_calloc(&r->alloc, r->tab.n_chans ? r->tab.n_chans : 1,
+                                   sizeof(ix_lane_t**)))) {
     air_mem_free(&r->alloc, sp);
     return NULL;
   }
@@ -81,11 +91,39 @@ ix_space_t* ix_space_new(ix_run_t* r) {
   return sp;
 }
 
+ix_space_t* ix_space_new(ix_run_t* r) { return space_make(r, true); }
+
+ix_space_t* ix_space_new_in(ix_run_t* r, const ix_space_t* parent) {
+  ix_space_t* sp = space_make(r, true);
+  if (sp && parent) {
+    sp->rank = parent->rank;
+    sp->rank_id = parent->rank_id;
+    sp->rank_lanes = parent->rank_lanes;
+  }
+  return sp;
+}
+
+ix_space_t* ix_space_for_rank(ix_run_t* r, ix_space_t* shared, struct ix_rank_t* rank,
+                              int64_t id) {
+  ix_space_t* sp = space_make(r, false);
+  if (!sp) return NULL;
+  sp->shared = shared;
+  sp->rank_lanes = shared;
+  sp->rank = rank;
+  sp->rank_id = id;
+  return sp;
+}
+
+struct ix_rank_t* ix_space_rank(const ix_space_t* sp, int64_t* id) {
+  if (id) *id = sp ? sp->rank_id : 0;
+  return sp ? sp->rank : NULL;
+}
+
 void ix_spaces_free(ix_run_t* r) {
   while (r->spaces) {
     ix_space_t* sp = r->spaces;
     r->spaces = sp->next;
-    for (uint32_t i = 0; i < r->tab.n_chans; ++i) {
+    for (uint32_t i = 0; sp->lanes && i < r->tab.n_chans; ++i) {
       const ix_chan_t* c = &r->tab.chans[i];
       for (uint64_t j = 0; sp->lanes[i] && j < c->n_put; ++j) {
         ix_lane_t* q = sp->lanes[i][j];
@@ -105,6 +143,8 @@ void ix_spaces_free(ix_run_t* r) {
 
 /* Under lock. */
 static ix_lane_t* lane_of(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
+  if (c->symheap && sp->rank_lanes) sp = sp->rank_lanes;
+  if (sp->shared) sp = sp->shared;
   uint32_t ci = (uint32_t)(c - r->tab.chans);
   if (!sp->lanes[ci] && !(sp->lanes[ci] = air_mem_calloc(&r->alloc, c->n_put, sizeof(ix_lane_t*)))) return NULL;
   if (sp->lanes[ci][p]) return sp->lanes[ci][p];
@@ -153,6 +193,7 @@ void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
     }
   }
   if (s->pe) air_sb_printf(sb, " (%s)", s->pe->track);
+  if (s->space && s->space->rank) air_sb_printf(sb, " (rank %lld)", (long long)s->space->rank_id);
 }
 
 static int chan_fail(ix_strand_t* s, air_status_t st) { return ix_failed(s, st); }
@@ -383,7 +424,7 @@ air_status_t ix_chan_unread(ix_run_t* r) {
   uint32_t n = 0;
   uint64_t more = 0;
   for (ix_space_t* sp = r->spaces; sp; sp = sp->next)
-    for (uint32_t ci = 0; ci < r->tab.n_chans; ++ci) {
+    for (uint32_t ci = 0; sp->lanes && ci < r->tab.n_chans; ++ci) { /* rank spaces borrow */
       const ix_chan_t* c = &r->tab.chans[ci];
       for (uint64_t p = 0; sp->lanes[ci] && p < c->n_put; ++p) {
         const ix_lane_t* q = sp->lanes[ci][p];

@@ -18,6 +18,15 @@
 
 /* A fresh channel space (NULL when out of memory). */
 struct ix_space_t* ix_space_new(ix_run_t* r);
+/* A fresh space for a launch instance inside `parent`'s rank (keeps its rank). */
+struct ix_space_t* ix_space_new_in(ix_run_t* r, const struct ix_space_t* parent);
+/* The space of rank `id` of an air.rank: the lanes of `shared` (one for all its
+ * ranks) and the rank instance `rank` (rank.c). */
+struct ix_rank_t;
+struct ix_space_t* ix_space_for_rank(ix_run_t* r, struct ix_space_t* shared,
+                                     struct ix_rank_t* rank, int64_t id);
+/* The air.rank instance a space belongs to (NULL outside ranks) and its rank id. */
+struct ix_rank_t* ix_space_rank(const struct ix_space_t* sp, int64_t* id);
 /* Frees every space the run made. */
 void ix_spaces_free(ix_run_t* r);
 /* Runs a put or get (a step handler: may park). */

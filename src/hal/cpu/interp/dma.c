@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "hal/cpu/interp/lists.h"
+#include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
@@ -17,12 +18,11 @@
 
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
-  if (air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank") ||
-      (op->flags & (AIR_OPF_SRC_RANK | AIR_OPF_DST_RANK)))
-    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
-                               "%s: src_rank/dst_rank (air.rank) are not supported",
-                               ix_opname(op)));
-  if (op->n_operands != 2 || op->n_lists < 6)
+  bool peers = air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank") ||
+               (op->flags & (AIR_OPF_SRC_RANK | AIR_OPF_DST_RANK));
+  uint32_t n_ranks = ((op->flags & AIR_OPF_SRC_RANK) ? 1u : 0u) +
+                     ((op->flags & AIR_OPF_DST_RANK) ? 1u : 0u);
+  if (op->n_operands != 2 + n_ranks || op->n_lists < 6)
     return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "malformed %s",
                                ix_opname(op)));
   air_memref_t *dv, *sv;
@@ -30,6 +30,15 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_lists_t dl, sl;
   air_status_t st = ix_get_view(r, f->env, op, op->operands[0], &dv);
   if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
+  /* src_rank/dst_rank: the named side is a peer rank's copy (rank.c). */
+  air_memref_t dpeer, speer;
+  if (!st && peers) {
+    dpeer = *dv;
+    speer = *sv;
+    st = ix_rank_dma_views(s, f->env, op, &dpeer, &speer);
+    dv = &dpeer;
+    sv = &speer;
+  }
   if (!st) st = ix_lists_eval(r, f->env, op, op->lists, dvals, &dl);
   if (st) return ix_failed(s, st);
   ix_pat_t dp, sp;

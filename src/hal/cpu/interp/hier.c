@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/rank.h"
 #include "hal/futex.h"
 
 static int tok_ptr_cmp(const void* a, const void* b) {
@@ -76,11 +77,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
   uint32_t n = op->iaux[0];
-  /* Ranks need their own copies of the arguments and a symmetric heap; running
-   * them as plain instances would share memory between "processes". */
-  if (op->kind == AIR_OP_RANK)
-    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
-                               "air.rank is not run by the CPU executor yet (issue 13)"));
+  /* Ranks have their own copies of the arguments and a symmetric heap (rank.c). */
+  if (op->kind == AIR_OP_RANK) return ix_op_rank(s, f, op);
   if (!op->n_regions || !op->regions[0])
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "%s @%s without a body is not supported by the CPU executor",
@@ -145,7 +143,7 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       pe->t0 = r->trace ? air_time_now_ns() : 0;
       pe->env = ie;
     }
-    struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new(r) : s->space;
+    struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)
                            : NULL;
     ix_frame_t cf = {.kind = IX_F_BODY, .owner = op, .pc = body->first, .env = ie};

@@ -24,7 +24,8 @@
  *  - scf.parallel init tokens delay every op an instance runs or dispatches
  *    (index math aside); the scf.parallel completes when the instances have run
  *    their bodies (parallel.c).
- *  - put with dest(...) and air.rank are UNIMPLEMENTED.
+ *  - put with dest(...) is UNIMPLEMENTED. Ranks run as strands with their own
+ *    argument copies (rank.c, docs/scale-out.md).
  *
  * Two ways to run the host level (the entry body). Dynamic (no schedule): one host
  * strand walks the body in program order and dispatches async ops as strands that
@@ -106,6 +107,9 @@ typedef struct air_interp_desc_t {
   uint64_t transient_size;
   /* Tables prepared for `program` (NULL: the run derives its own). */
   const air_interp_prep_t* prep;
+  /* Where every rank's copy of the memref arguments goes (air/rank.h); NULL:
+   * only the bindings (rank 0's) survive the run. */
+  struct air_rank_copies_t* rank_copies;
   /* The caller is a worker of `pool` and lets a run that cannot park (no AIR
    * ops, tokens or calls of bodies; no watchdog, trace or planned transients)
    * execute inside air_interp_start, `done` called before it returns. */

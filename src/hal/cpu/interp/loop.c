@@ -22,6 +22,7 @@
 #include "hal/cpu/interp/linalg.h"
 #include "hal/cpu/interp/memref.h"
 #include "hal/cpu/interp/parallel.h"
+#include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/scalar.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/views.h"
@@ -178,7 +179,8 @@ static int block_end(ix_strand_t* s, ix_frame_t* f) {
     case AIR_OP_FUNC:
     case AIR_OP_LAUNCH:
     case AIR_OP_SEGMENT:
-    case AIR_OP_HERD: ix_pop(s); return IX_CONT;
+    case AIR_OP_HERD:
+    case AIR_OP_RANK: ix_pop(s); return IX_CONT;
     case AIR_OP_CUSTOM: ix_pop(s); ix_next(s); return IX_CONT; /* no results to bind */
     default: break;
   }
@@ -250,6 +252,12 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       return IX_CONT;
     case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC: case AIR_OPC_LOAD: case AIR_OPC_STORE:
     case AIR_OPC_SUBVIEW: case AIR_OPC_RESHAPE:
+      if ((op->kind == AIR_OP_ALLOC || op->kind == AIR_OP_DEALLOC) && ix_space_rank(s->space, NULL)) {
+        /* Symmetric memrefs are collectives of the ranks (rank.c). */
+        bool handled;
+        rc = ix_rank_mem(s, f, op, &handled);
+        if (handled) return rc;
+      }
       if (!(op->kind == AIR_OP_ALLOC && ix_arena_alloc(r, f->env, op, &st)) &&
           !(op->kind == AIR_OP_DEALLOC && ix_arena_dealloc(r, f->env, op, &st)))
         st = ix_mem_op(s, f->env, op);
@@ -283,6 +291,11 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     case AIR_OPC_DMA: return ix_dma(s, f, op);
     case AIR_OPC_CALL: return ix_op_call(s, f, op);
     case AIR_OPC_WAIT_ALL: ix_next(s); return IX_CONT;
+    case AIR_OPC_UNIVERSE:
+      st = ix_universe(r, f->env, op);
+      if (st) return ix_failed(s, st);
+      ix_next(s);
+      return IX_CONT;
     case AIR_OPC_EXECUTE: return ix_op_execute(s, f, op);
     case AIR_OPC_TOKEN_ALLOC: {
       ix_tok_t* t = op->n_results ? ix_tok_new(r, op, NULL) : NULL;

@@ -25,7 +25,8 @@ static void* elem_ptr(const air_memref_t* v, const int64_t* idx, uint32_t n) {
 
 /* Every memref.alloc is recorded so a program that forgets to dealloc (or fails
  * half-way) still frees it when the run ends. */
-static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out,
+                            size_t* out_bytes) {
   const air_type_info_t* t = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
   if (t->kind != AIR_TYPE_MEMREF || t->rank > AIR_MAX_RANK)
     return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED, "memref.alloc of this type");
@@ -54,7 +55,16 @@ static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     m.strides[k] = stride;
     stride *= m.sizes[k] ? m.sizes[k] : 1;
   }
-  size_t bytes = (size_t)count * air_elem_size(t->elem);
+  *out = m;
+  *out_bytes = (size_t)count * air_elem_size(t->elem);
+  return NULL;
+}
+
+static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
+  air_memref_t m;
+  size_t bytes;
+  air_status_t st = ix_alloc_shape(r, e, op, &m, &bytes);
+  if (st) return st;
   char* raw = air_mem_alloc(&r->alloc, bytes + 64);
   if (!raw)
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory (%zu bytes)",

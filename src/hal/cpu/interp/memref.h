@@ -9,6 +9,9 @@
 
 /* Runs one op of the family in `e`. */
 air_status_t ix_mem_op(ix_strand_t* s, ix_env_t* e, const air_op_t* op);
+/* The shape memref.alloc `op` gives its result in `e` (data NULL) and its bytes. */
+air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out,
+                            size_t* out_bytes);
 /* Frees every allocation still recorded, and the record. */
 void ix_allocs_free(ix_run_t* r);
 

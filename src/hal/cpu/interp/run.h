@@ -25,6 +25,7 @@ struct ix_wake_t;    /* sync.h */
 struct ix_space_t;   /* channel.c */
 struct ix_watched_t; /* watchdog.c */
 struct ix_waves_t;   /* waves.c */
+struct ix_ranks_t;   /* rank.c */
 
 /* Upward calls, installed by start.c: lower floors call these instead of naming
  * the functions above them. */
@@ -80,6 +81,13 @@ struct ix_run_t {
   pthread_t wd_thread;
 
   struct ix_waves_t* waves; /* the schedule path's state; NULL: the dynamic path */
+
+  /* Ranks (rank.c): made by the first air.rank (under the lock); the dispatch's
+   * holder of every rank's argument copies and the bindings' data pointers. */
+  struct ix_ranks_t* ranks;
+  struct air_rank_copies_t* rank_copies;
+  void** binding_data;     /* per entry parameter (NULL: scalar); with rank_copies */
+  uint32_t n_bindings;
 };
 
 /* A run object with its mutexes initialised and nothing else (NULL when out of

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/waves.h"
 #include "runtime/base/mem.h"
 
@@ -38,6 +39,10 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
   char nb[64];
   if (k->why == IX_WHY_PUT || k->why == IX_WHY_GET) {
     ix_chan_describe(r, s, sb);
+    return;
+  }
+  if (k->why == IX_WHY_RANK) {
+    ix_rank_describe(r, s, sb);
     return;
   }
   if (k->why == IX_WHY_GATE) {

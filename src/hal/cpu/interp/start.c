@@ -16,6 +16,7 @@
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/codec.h"
 #include "hal/cpu/interp/loop.h"
+#include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/memref.h"
 #include "hal/cpu/interp/views.h"
 #include "hal/cpu/interp/plan.h"
@@ -64,6 +65,7 @@ static ix_run_t* run_get(const air_interp_desc_t* d) {
  * gives a run a prep only when both use the same allocator). */
 static void run_free(ix_run_t* r) {
   ix_waves_free(r);
+  ix_ranks_free(r);
   ix_spaces_free(r);
   ix_allocs_free(r);
   ix_globals_free(r);
@@ -354,6 +356,19 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   r->done = done;
   r->user = user;
   r->hooks = &k_hooks;
+  /* Ranks (rank.c) keep every rank's argument copies in the dispatch's holder,
+   * which names them by binding: the bindings' data pointers say which is which. */
+  r->rank_copies = desc->rank_copies;
+  if (desc->rank_copies && desc->n_args) {
+    r->binding_data = air_mem_calloc(a, desc->n_args, sizeof(void*));
+    if (!r->binding_data) {
+      run_free(r);
+      return AIR_STATUS_OOM(a, "run bindings");
+    }
+    r->n_bindings = desc->n_args;
+    for (uint32_t i = 0; i < desc->n_args; ++i)
+      if (desc->args[i].kind == AIR_ARG_MEMREF) r->binding_data[i] = desc->args[i].memref.data;
+  }
   air_status_t st = start(r, desc);
   if (st) run_free(r);
   return st;

@@ -45,6 +45,7 @@ enum {
   IX_WHY_GET,
   IX_WHY_GATE,      /* the wave opener: no wave has all its gates open */
   IX_WHY_EDGE,      /* a command waiting for one ordered before it in its wave */
+  IX_WHY_RANK,      /* a rank at a collective (symmetric alloc/free) of its air.rank */
 };
 
 struct ix_lane_t;  /* channel.c */

@@ -78,6 +78,8 @@ static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uin
  * such entry bodies on the caller's worker. */
 static bool pure_block(const ix_tables_t* t, const air_block_t* b) {
   for (const air_op_t* o = b->first; o; o = o->next) {
+    /* A symmetric allocation waits for the other ranks (rank.c). */
+    if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
     switch (air_opkind_class(o->kind)) {
       case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
       case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
@@ -156,6 +158,9 @@ static air_status_t build_chans(build_t* b) {
     c->decl = o;
     c->name = o->sym;
     c->depth = 1;
+    const air_attr_t* ct = air_ir_attr_get(o, "channel_type");
+    ct = ct ? air_ir_attr_resolve(p, ct) : NULL;
+    c->symheap = ct && ct->kind == AIR_ATTR_STRING && ct->s && strcmp(ct->s, "gpu_symmetric_heap") == 0;
     const air_ixlist_t* d = o->n_lists ? &o->lists[0] : NULL;
     c->rank = d ? d->n : 0;
     if (c->rank > AIR_MAX_RANK)

@@ -23,6 +23,7 @@ struct ix_chan_t {
   int64_t depth;
   uint64_t n_put;          /* product of dims */
   uint32_t n_recv;         /* receivers per put index */
+  bool symheap;            /* channel_type "gpu_symmetric_heap": reaches every rank */
 };
 
 struct air_interp_prep_t {

@@ -16,7 +16,7 @@
  *   plan           a compiled schedule bound to its program
  *   watchdog/trace the watchdog thread, trace events
  *   lists          an op's offset/size/stride lists evaluated to patterns
- *   scalar memref linalg channel dma parallel control call hier: one op family each
+ *   scalar memref linalg channel dma parallel control call rank hier: one op family each
  *   waves          the schedule path: waves opened as their gates open
  *   stall          the deadlock report
  *   loop           the strand loop: dispatch, readiness, the op switch

@@ -14,6 +14,9 @@ int air_bench_dma_copy(int argc, char** argv);
 int air_bench_signal_latency(int argc, char** argv);
 int air_bench_submit_sweep(int argc, char** argv);
 int air_bench_matmul(int argc, char** argv);
+int air_bench_cpu_matmul(int argc, char** argv);
+int air_bench_channel_transfer(int argc, char** argv);
+int air_bench_elementwise(int argc, char** argv);
 #ifdef AIR_BENCH_HSA
 int air_bench_hsa_dispatch(int argc, char** argv);
 #endif
@@ -32,6 +35,9 @@ static const bench_t k_benches[] = {
     {"signal-latency", air_bench_signal_latency, "timepoint signal->wake latency, submit round trip"},
     {"submit-sweep", air_bench_submit_sweep, "fixed + per-dispatch submit cost (least squares)"},
     {"matmul", air_bench_matmul, "1024^3 f32 tile matmul through the runtime vs direct calls"},
+    {"cpu-matmul", air_bench_cpu_matmul, "whole matmuls as AIR programs vs OpenBLAS sgemm"},
+    {"channel-transfer", air_bench_channel_transfer, "put/get between two herds vs spin + memcpy"},
+    {"elementwise", air_bench_elementwise, "vector_add-style herd code vs a C loop"},
 #ifdef AIR_BENCH_HSA
     {"hsa-dispatch", air_bench_hsa_dispatch,
      "host cost per AQL dispatch and dependency edge (software HSA queue) vs IREE"},
@@ -65,7 +71,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (!strcmp(name, "list")) {
-    for (int i = 0; i < N_BENCHES; ++i) printf("%-15s %s\n", k_benches[i].name, k_benches[i].what);
+    for (int i = 0; i < N_BENCHES; ++i) printf("%-17s %s\n", k_benches[i].name, k_benches[i].what);
     return 0;
   }
   for (int i = 0; i < N_BENCHES; ++i)

@@ -31,41 +31,18 @@
  * own code whatever the link order. */
 #define _GNU_SOURCE 1
 #include <blis.h>
-#include <dlfcn.h>
 #include <libxsmm.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "air_bench_blas.h"
 #include "air_bench_util.h"
 
-#ifndef AIR_OPENBLAS_SONAME
-#define AIR_OPENBLAS_SONAME "libopenblas.so.0"
-#endif
-
-/* OpenBLAS through dlopen; CBLAS enum values are fixed by the standard. */
-enum { CB_ROW = 101, CB_NOTRANS = 111, CB_TRANS = 112 };
-typedef void (*sgemm_fn)(int, int, int, int, int, int, float, const float*, int, const float*,
-                         int, float, float*, int);
-typedef void (*dgemm_fn)(int, int, int, int, int, int, double, const double*, int,
-                         const double*, int, double, double*, int);
-typedef void (*setthreads_fn)(int);
-typedef struct ob_t {
-  sgemm_fn sgemm;
-  dgemm_fn dgemm;
-  setthreads_fn set_threads;
-} ob_t;
-
-static int ob_open(ob_t* ob) {
-  const char* name = getenv("AIR_OPENBLAS");
-  void* h = dlopen(name ? name : AIR_OPENBLAS_SONAME, RTLD_NOW | RTLD_LOCAL);
-  if (!h) return 0;
-  ob->sgemm = (sgemm_fn)(uintptr_t)dlsym(h, "cblas_sgemm");
-  ob->dgemm = (dgemm_fn)(uintptr_t)dlsym(h, "cblas_dgemm");
-  ob->set_threads = (setthreads_fn)(uintptr_t)dlsym(h, "openblas_set_num_threads");
-  return ob->sgemm && ob->dgemm && ob->set_threads;
-}
+/* OpenBLAS through dlopen (air_bench_blas.h). */
+typedef ab_blas_t ob_t;
+enum { CB_ROW = AB_CBLAS_ROW, CB_NOTRANS = AB_CBLAS_NOTRANS, CB_TRANS = AB_CBLAS_TRANS };
 
 static uint64_t g_rng = 0x9e3779b97f4a7c15u;
 static uint64_t rnd(void) {
@@ -562,9 +539,9 @@ int air_bench_gemm_libs(int argc, char** argv) {
                     "  cases: tile-f32 tile-bf16 tile-i8 whole-f32 (OpenBLAS, BLIS, libxsmm)\n");
   if (rc >= 0) return rc;
   ob_t ob;
-  if (!ob_open(&ob)) {
-    fprintf(stderr, "%s: cannot load OpenBLAS (%s): %s\n", o.bench, AIR_OPENBLAS_SONAME,
-            dlerror());
+  char why[256];
+  if (!ab_blas_open(&ob, why, sizeof why)) {
+    fprintf(stderr, "%s: %s\n", o.bench, why);
     return 1;
   }
   int threads = o.threads ? o.threads : 2;

@@ -5,7 +5,7 @@
 include(${PROJECT_SOURCE_DIR}/cmake/airrt-gemm.cmake)
 if(TARGET airrt::blis AND TARGET airrt::libxsmm AND AIRRT_OPENBLAS_SONAME)
   add_library(air_bench_gemm_libs STATIC ${CMAKE_CURRENT_LIST_DIR}/gemm_libs.c)
-  target_link_libraries(air_bench_gemm_libs PUBLIC air_bench_util airrt::libxsmm airrt::blis
+  target_link_libraries(air_bench_gemm_libs PUBLIC air_bench_util air_bench_prog airrt::libxsmm airrt::blis
     ${CMAKE_DL_LIBS} m)
   target_compile_definitions(air_bench_gemm_libs PRIVATE
     AIR_OPENBLAS_SONAME="${AIRRT_OPENBLAS_SONAME}")

@@ -4,7 +4,9 @@
 # FUZZ_TARGET=artifact (tests/fuzz/fuzz_artifact.c, the .airbin reader; its seeds
 # are tests/fuzz/artifact_corpus plus every sample compiled with airc) or
 # FUZZ_TARGET=code-object (tests/fuzz/fuzz_code_object.c, the AMDGPU code-object
-# reader; seeds tests/fuzz/code_object_corpus plus the test suite's objects). New
+# reader; seeds tests/fuzz/code_object_corpus plus the test suite's objects) or
+# FUZZ_TARGET=host-object (tests/fuzz/fuzz_host_object.c, the loader of the x86-64
+# host code an .airbin carries; seeds tests/fuzz/host_object_corpus). New
 # interesting inputs go to $BUILD_DIR/fuzz-corpus (parse) or
 # $BUILD_DIR/fuzz-corpus-artifact, kept between runs; a crash is saved in
 # $BUILD_DIR/fuzz-artifacts(-artifact) and makes the script fail. To keep a crash
@@ -28,7 +30,8 @@ case "$target" in
   artifact) suffix="-artifact" keep="tests/fuzz/artifact_corpus/" ;;
   code-object) suffix="-code-object" keep="tests/fuzz/code_object_corpus/" ;;
   txn|aie) suffix="-$target" keep="tests/fuzz/${target}_corpus/" ;;
-  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, code-object, txn or aie, not '$target'" >&2
+  host-object) suffix="-host-object" keep="tests/fuzz/host_object_corpus/" ;;
+  *) echo "fuzz.sh: FUZZ_TARGET must be parse, artifact, code-object, txn, aie or host-object, not '$target'" >&2
      exit 2 ;;
 esac
 
@@ -54,6 +57,8 @@ if [ "$target" = parse ]; then
 elif [ "$target" = code-object ]; then
   seeds=("$root/tests/fuzz/code_object_corpus")
   [ -d "$build/tests/amdgpu" ] && seeds+=("$build/tests/amdgpu")
+elif [ "$target" = host-object ]; then
+  seeds=("$root/tests/fuzz/host_object_corpus")
 elif [ "$target" = txn ] || [ "$target" = aie ]; then
   seeds=("$root/tests/fuzz/${target}_corpus" "$root/tests/data/npu")
   if [ "$target" = txn ]; then

@@ -4,3 +4,8 @@ if(TARGET airrt_codegen)
   air_add_test(test_codegen ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen.c)
   target_link_libraries(test_codegen PRIVATE airrt_codegen)
 endif()
+# The runtime loading libairrt_codegen.so with no LLVM linked (hal/codegen_load.c).
+if(TARGET airrt_codegen_shared)
+  air_add_test(test_codegen_load ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen_load.c)
+  add_dependencies(test_codegen_load airrt_codegen_shared)
+endif()

@@ -1,6 +1,26 @@
 # The CPU executor: programs run on the worker pool, checked against C references.
 air_add_test(test_interp ${CMAKE_CURRENT_SOURCE_DIR}/test_interp.c)
 set_tests_properties(test_interp PROPERTIES LABELS "concurrency")
+# The same tests on each path (issue 14): every body interpreted with the linalg
+# ops' reference loops (AIR_DISPATCH_INTERPRET), and with the program's units
+# compiled by the code generator (JIT) and the library kernels. The default run
+# above has library kernels and no units.
+add_test(NAME test_interp_interpreted COMMAND test_interp)
+set_tests_properties(test_interp_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
+  ENVIRONMENT "AIR_TEST_PATH=interpreted")
+if(TARGET airrt_codegen_shared)
+  add_test(NAME test_interp_compiled COMMAND test_interp)
+  set_tests_properties(test_interp_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
+    ENVIRONMENT "AIR_TEST_PATH=compiled")
+  add_dependencies(test_interp airrt_codegen_shared)
+endif()
+# What the executor does to run fast (issue 14): split copies, ready async ops in
+# their dispatcher's strand, the channel spin, compiled units in runs.
+air_add_test(test_interp_speed ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_speed.c)
+set_tests_properties(test_interp_speed PROPERTIES LABELS "concurrency")
+if(TARGET airrt_codegen_shared)
+  add_dependencies(test_interp_speed airrt_codegen_shared)
+endif()
 # What a run reports besides its data (issue 15): transfers left unread in
 # channels, and a trace track per PE whatever it computes.
 air_add_test(test_interp_reports ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_reports.c)

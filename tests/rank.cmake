@@ -23,8 +23,22 @@ if(TARGET airrt_mpi AND NOT AIR_SANITIZE)
   # test_rank_mpi: the transport alone (windows, put/get, messages).
   add_executable(test_rank_mpi ${CMAKE_CURRENT_SOURCE_DIR}/test_rank_mpi.c)
   target_link_libraries(test_rank_mpi PRIVATE airrt_mpi air_test_support PkgConfig::CMOCKA)
+  target_compile_definitions(test_rank_mpi PRIVATE AIR_TEST_DATA_DIR="${CMAKE_CURRENT_SOURCE_DIR}/data")
   add_test(NAME test_rank_mpi_np2
     COMMAND ${AIRRT_MPIEXEC} --oversubscribe --timeout 90 -np 2 $<TARGET_FILE:test_rank_mpi>)
   set_tests_properties(test_rank_mpi_np2 PROPERTIES LABELS "mpi" TIMEOUT 120
     ENVIRONMENT "${AIR_MPI_ENV}")
+  add_test(NAME test_rank_mpi_np3
+    COMMAND ${AIRRT_MPIEXEC} --oversubscribe --timeout 90 -np 3 $<TARGET_FILE:test_rank_mpi>)
+  set_tests_properties(test_rank_mpi_np3 PROPERTIES LABELS "mpi" TIMEOUT 120
+    ENVIRONMENT "${AIR_MPI_ENV}")
+  # air-run under mpiexec with 2 and 4 processes against air-run in one process,
+  # and the failures that must end every process (tests/rank_mpi_run.sh).
+  foreach(np 2 4)
+    add_test(NAME air_run_mpi_np${np}
+      COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/rank_mpi_run.sh $<TARGET_FILE:air-run>
+              ${AIRRT_MPIEXEC} ${CMAKE_CURRENT_SOURCE_DIR}/data ${np})
+    set_tests_properties(air_run_mpi_np${np} PROPERTIES LABELS "mpi;air-run" TIMEOUT 300
+      ENVIRONMENT "${AIR_MPI_ENV}")
+  endforeach()
 endif()

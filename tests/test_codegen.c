@@ -654,6 +654,116 @@ static void test_errors(void** state) {
   run_case(*state, &c);
 }
 
+/* linalg.generic as a unit: elementwise over strided views, a reduction in k
+ * order, bf16 operands accumulated in f32, a scalar input, and the reach check
+ * at the box corners failing before any store. */
+static void test_generics(void** state) {
+  static float a[8 * 16], b[8 * 16], c[8 * 16], rs[8];
+  static uint16_t ha[8 * 16], hb[16 * 8];
+  static float acc[8 * 8];
+  for (int i = 0; i < 8 * 16; ++i) {
+    a[i] = (float)(rnd() % 2000) / 7.0f - 100.0f;
+    b[i] = (float)(rnd() % 2000) / 3.0f;
+    c[i] = -1.0f;
+    ha[i] = (uint16_t)(0x3f00 + rnd() % 0x200);
+    hb[i] = (uint16_t)(0xbe00 + rnd() % 0x400);
+  }
+  int64_t s816[2] = {8, 16}, s8[1] = {8}, s168[2] = {16, 8}, s88[2] = {8, 8};
+  /* c[i][j] = a[i][j] * 0.375 + b'[i][j], b' a transposed view of b (layout
+   * strides). */
+  case_t ew = {
+      .text =
+          "#id = affine_map<(d0, d1) -> (d0, d1)>\n"
+          "func.func @f(%a: memref<8x16xf32>, %b: memref<8x16xf32, strided<[1, 8]>>, "
+          "%c: memref<8x16xf32>) {\n"
+          "  linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = "
+          "[\"parallel\", \"parallel\"]} ins(%a, %b : memref<8x16xf32>, "
+          "memref<8x16xf32, strided<[1, 8]>>) outs(%c : memref<8x16xf32>) {\n"
+          "  ^bb0(%u: f32, %v: f32, %o: f32):\n"
+          "    %s = arith.constant 3.750000e-01 : f32\n"
+          "    %m = arith.mulf %u, %s : f32\n"
+          "    %r = arith.addf %m, %v : f32\n"
+          "    linalg.yield %r : f32\n"
+          "  }\n"
+          "  return\n"
+          "}\n",
+      .n_args = 3,
+  };
+  ew.args[0] = mref(a, AIR_ELEM_F32, 2, s816, NULL, 0);
+  ew.args[1] = mref(b, AIR_ELEM_F32, 2, s816, (int64_t[]){1, 8}, 0);
+  ew.args[2] = mref(c, AIR_ELEM_F32, 2, s816, NULL, 0);
+  ew.bytes[0] = sizeof a, ew.bytes[1] = sizeof b, ew.bytes[2] = sizeof c;
+  run_case(*state, &ew);
+
+  /* Row sums: rs[i] += a[i][j], j in order. */
+  case_t red = {
+      .text =
+          "func.func @f(%a: memref<8x16xf32>, %r: memref<8xf32>) {\n"
+          "  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, "
+          "affine_map<(d0, d1) -> (d0)>], iterator_types = [\"parallel\", \"reduction\"]} "
+          "ins(%a : memref<8x16xf32>) outs(%r : memref<8xf32>) {\n"
+          "  ^bb0(%u: f32, %o: f32):\n"
+          "    %s = arith.addf %o, %u : f32\n"
+          "    linalg.yield %s : f32\n"
+          "  }\n"
+          "  return\n"
+          "}\n",
+      .n_args = 2,
+  };
+  for (int i = 0; i < 8; ++i) rs[i] = (float)i * 0.1f;
+  red.args[0] = mref(a, AIR_ELEM_F32, 2, s816, NULL, 0);
+  red.args[1] = mref(rs, AIR_ELEM_F32, 1, s8, NULL, 0);
+  red.bytes[0] = sizeof a, red.bytes[1] = sizeof rs;
+  run_case(*state, &red);
+
+  /* bf16 matmul written as a generic, accumulating in f32. */
+  case_t mm = {
+      .text =
+          "func.func @f(%a: memref<8x16xbf16>, %b: memref<16x8xbf16>, %c: memref<8x8xf32>) {\n"
+          "  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, "
+          "affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], "
+          "iterator_types = [\"parallel\", \"parallel\", \"reduction\"]} ins(%a, %b : "
+          "memref<8x16xbf16>, memref<16x8xbf16>) outs(%c : memref<8x8xf32>) {\n"
+          "  ^bb0(%u: bf16, %v: bf16, %o: f32):\n"
+          "    %p = arith.mulf %u, %v : bf16\n"
+          "    %e = arith.extf %p : bf16 to f32\n"
+          "    %s = arith.addf %o, %e : f32\n"
+          "    linalg.yield %s : f32\n"
+          "  }\n"
+          "  return\n"
+          "}\n",
+      .n_args = 3,
+  };
+  for (int i = 0; i < 64; ++i) acc[i] = (float)(rnd() % 100) / 9.0f;
+  mm.args[0] = mref(ha, AIR_ELEM_BF16, 2, s816, NULL, 0);
+  mm.args[1] = mref(hb, AIR_ELEM_BF16, 2, s168, NULL, 0);
+  mm.args[2] = mref(acc, AIR_ELEM_F32, 2, s88, NULL, 0);
+  mm.bytes[0] = sizeof ha, mm.bytes[1] = sizeof hb, mm.bytes[2] = sizeof acc;
+  run_case(*state, &mm);
+
+  /* A map reaching one past the end: out of range at the generic, nothing
+   * stored (the executor checks the corners before the first point). */
+  case_t oob = {
+      .text =
+          "func.func @f(%a: memref<8x16xf32>, %c: memref<8x16xf32>) {\n"
+          "  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1 + 1)>, "
+          "affine_map<(d0, d1) -> (d0, d1)>], iterator_types = [\"parallel\", \"parallel\"]} "
+          "ins(%a : memref<8x16xf32>) outs(%c : memref<8x16xf32>) {\n"
+          "  ^bb0(%u: f32, %o: f32):\n"
+          "    linalg.yield %u : f32\n"
+          "  }\n"
+          "  return\n"
+          "}\n",
+      .n_args = 2,
+      .want_code = AIR_CG_OOB,
+      .fail_kind = AIR_OP_GENERIC,
+  };
+  oob.args[0] = mref(a, AIR_ELEM_F32, 2, s816, NULL, 0);
+  oob.args[1] = mref(c, AIR_ELEM_F32, 2, s816, NULL, 0);
+  oob.bytes[0] = sizeof a, oob.bytes[1] = sizeof c;
+  run_case(*state, &oob);
+}
+
 /* A view whose shape differs from its static type: the unit declines before any
  * side effect, so the caller can interpret. */
 static void test_fallback(void** state) {
@@ -820,6 +930,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_float_ops, setup, teardown),
       cmocka_unit_test_setup_teardown(test_affine_and_branches, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_generics, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fallback, setup, teardown),
       cmocka_unit_test_setup_teardown(test_coverage_and_stats, setup, teardown),
       cmocka_unit_test_setup_teardown(test_objects, setup, teardown),

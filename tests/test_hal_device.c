@@ -801,7 +801,7 @@ static void test_executable(void** state) {
   air_binding_t odd = {big, 1, 0, 0};
   test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, &odd, NULL), AIR_STATUS_INVALID_ARGUMENT,
          "aligned");
-  air_dispatch_options_t opts = {1, 0, NULL, NULL};
+  air_dispatch_options_t opts = {1, 0, NULL, NULL, NULL};
   bind[0].offset = 0;
   test_expect_status(air_command_buffer_dispatch(cb, e, 1, 1, bind, &opts), AIR_STATUS_INVALID_ARGUMENT,
          "flags");
@@ -871,7 +871,7 @@ static void test_dispatch_vector_add(void** state) {
   air_binding_t bind[3] = {{io, 0, 0, 0}, {io, N * 4, 0, 0}, {io, 2 * N * 4, 0, 0}};
   air_trace_t* trace = NULL;
   assert_null(air_trace_create(f->ctx, &trace));
-  air_dispatch_options_t opts = {0, 0, trace, NULL};
+  air_dispatch_options_t opts = {0, 0, trace, NULL, NULL};
   air_command_buffer_t* cb = new_cb(f);
   assert_null(air_command_buffer_dispatch(cb, e, 0, 3, bind, &opts));
   assert_null(air_command_buffer_end(cb));
@@ -996,7 +996,7 @@ static void test_dispatch_watchdog(void** state) {
   assert_null(air_executable_create(f->dev, p, 0, &e));
   air_buffer_t* b = buffer(f, 64);
   air_binding_t bind = {b, 0, 0, 0};
-  air_dispatch_options_t opts = {0, 20 * 1000 * 1000, NULL, NULL};
+  air_dispatch_options_t opts = {0, 20 * 1000 * 1000, NULL, NULL, NULL};
   air_command_buffer_t* cb = new_cb(f);
   assert_null(air_command_buffer_dispatch(cb, e, 0, 1, &bind, &opts));
   assert_null(air_command_buffer_end(cb));

@@ -216,6 +216,186 @@ static void test_queue_depth_and_bd_reuse(void** state) {
   free(text);
 }
 
+/* The queue-write addresses (pushes) and patch offsets of a stream, in order. */
+static uint32_t pushes_of(const air_txn_view_t* v, uint32_t* addr, uint64_t* plus, uint32_t cap) {
+  uint32_t n = 0, k = 0;
+  for (uint32_t i = 0; i < v->n_ops; ++i) {
+    if (v->ops[i].opcode == AIR_TXN_WRITE && n < cap) addr[n++] = (uint32_t)v->ops[i].addr;
+    if (v->ops[i].opcode == AIR_TXN_DDR_PATCH && k < cap) plus[k++] = v->ops[i].arg_plus;
+  }
+  assert_int_equal(n, k);
+  return n;
+}
+
+/* Endpoints ordered by tokens are never active together: they share a shim
+ * channel (the scheduler's DMA sharing); an independent one gets its own. */
+static void test_channel_sharing(void** state) {
+  air_context_t* ctx = *state;
+  char* text = program("1",
+                       "      %p0 = air.channel.put async @c0[] (%a[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      %p1 = air.channel.put async [%p0] @c1[] (%a[%c16] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      %p2 = air.channel.put async @c2[] (%a[%c32] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      %g0 = air.channel.get async @c3[] (%b[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      %g1 = air.channel.get async [%g0] @c4[] (%b[%c16] [%c16] [%c1]) : (memref<1024xi32>)");
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
+  air_txn_view_t v;
+  decode(sc, &v);
+  uint32_t addr[8];
+  uint64_t plus[8];
+  assert_int_equal(pushes_of(&v, addr, plus, 8), 5);
+  static const uint32_t want[5] = {0x1D214, 0x1D214, 0x1D21C, 0x1D204, 0x1D204};
+  static const uint64_t want_plus[5] = {0, 64, 128, 0, 64};
+  for (int i = 0; i < 5; ++i) {
+    assert_int_equal(addr[i], want[i]);
+    assert_int_equal(plus[i], want_plus[i]);
+  }
+  /* Both tasks of the shared MM2S0 queue behind each other: the launch's end
+   * waits twice on it, once on MM2S1, twice on S2MM0. */
+  assert_int_equal(count_op(&v, AIR_TXN_TCT), 5);
+  air_txn_view_free(&sc->allocator, &v);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+  free(text);
+}
+
+/* An scf.if whose condition is known once the launch is unrolled takes its
+ * branch per instance; an unknown condition is a located reason. */
+static void test_if(void** state) {
+  air_context_t* ctx = *state;
+  char* text = program("2",
+                       "      %cond = arith.cmpi eq, %x, %c0 : index\n"
+                       "      scf.if %cond {\n"
+                       "        %p = air.channel.put async @c0[] (%a[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      } else {\n"
+                       "        %q = air.channel.put async @c0[] (%a[%c64] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                       "      }\n"
+                       "      %sel = arith.select %cond, %c8, %c32 : index\n"
+                       "      %r = air.channel.put async @c1[] (%a[%sel] [%c16] [%c1]) : (memref<1024xi32>)");
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
+  air_txn_view_t v;
+  decode(sc, &v);
+  uint32_t addr[8];
+  uint64_t plus[8];
+  assert_int_equal(pushes_of(&v, addr, plus, 8), 4);
+  /* The scf.if is a blocking op of the launch body, so the scheduler's analysis
+   * orders @c0 (inside it) before @c1: they share MM2S0. */
+  static const uint32_t want[4] = {0x1D214, 0x1D214, 0x1D214, 0x1D214};
+  static const uint64_t want_plus[4] = {0, 32, 256, 128};
+  for (int i = 0; i < 4; ++i) {
+    assert_int_equal(addr[i], want[i]);
+    assert_int_equal(plus[i], want_plus[i]);
+  }
+  air_txn_view_free(&sc->allocator, &v);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+  free(text);
+  text = program("1",
+                 "      %l = memref.load %a[%c0] : memref<1024xi32>\n"
+                 "      %li = arith.index_cast %l : i32 to index\n"
+                 "      %cond = arith.cmpi slt, %li, %c4 : index\n"
+                 "      scf.if %cond {\n"
+                 "        %p = air.channel.put async @c0[] (%a[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
+                 "      }");
+  sc = compile(ctx, text, "npu1", &p);
+  assert_null(sc->npu_insts);
+  assert_non_null(sc->npu_error);
+  if (!strstr(sc->npu_error, "l3.mlir:20:7: an scf.if with L3 transfers whose condition is not known"))
+    fail_msg("reason: %s", sc->npu_error);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+  free(text);
+}
+
+/* An scf.parallel of 4 instances putting to a channel bundle: each instance its
+ * own channel (the analysis gives the endpoint 4 copies), offsets per instance. */
+static void test_parallel(void** state) {
+  air_context_t* ctx = *state;
+  static const char text[] =
+      "module {\n"
+      "  air.channel @cp [4]\n"
+      "  func.func @f(%arg0: memref<1024xi32>) {\n"
+      "    %n = arith.constant 1 : index\n"
+      "    %0 = air.launch async (%x) in (%nx=%n) args(%a=%arg0) : memref<1024xi32> {\n"
+      "      %c0 = arith.constant 0 : index\n      %c1 = arith.constant 1 : index\n"
+      "      %c4 = arith.constant 4 : index\n      %c16 = arith.constant 16 : index\n"
+      "      %t0 = air.wait_all async\n"
+      "      %pa = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init (%t0) -> !air.token {\n"
+      "        %o = arith.muli %i, %c16 : index\n"
+      "        %p = air.channel.put async [%t0] @cp[%i] (%a[%o] [%c16] [%c1]) : (memref<1024xi32>)\n"
+      "        scf.reduce(%p : !air.token) {\n"
+      "        ^bb0(%lhs: !air.token, %rhs: !air.token):\n"
+      "          %both = air.wait_all async [%lhs, %rhs]\n"
+      "          scf.reduce.return %both : !air.token\n"
+      "        }\n"
+      "      }\n"
+      "    }\n"
+      "    air.wait_all [%0]\n"
+      "    return\n"
+      "  }\n"
+      "}\n";
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
+  air_txn_view_t v;
+  decode(sc, &v);
+  uint32_t addr[8];
+  uint64_t plus[8];
+  assert_int_equal(pushes_of(&v, addr, plus, 8), 4);
+  static const uint32_t want[4] = {0x1D214, 0x1D21C, 0x0201D214, 0x0201D21C};
+  for (uint32_t i = 0; i < 4; ++i) {
+    assert_int_equal(addr[i], want[i]);
+    assert_int_equal(plus[i], 64 * i);
+  }
+  air_txn_view_free(&sc->allocator, &v);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+}
+
+/* affine.for at launch level, affine.apply through an alias, affine.min, and an
+ * affine.if decided per launch instance. */
+static void test_affine(void** state) {
+  air_context_t* ctx = *state;
+  static const char text[] =
+      "#map16 = affine_map<(d0) -> (d0 * 16)>\n"
+      "#set0 = affine_set<(d0) : (d0 - 1 >= 0)>\n"
+      "module {\n"
+      "  air.channel @c0 [1, 1]\n"
+      "  func.func @f(%arg0: memref<1024xi32>) {\n"
+      "    %n = arith.constant 2 : index\n"
+      "    %0 = air.launch async (%x) in (%nx=%n) args(%a=%arg0) : memref<1024xi32> {\n"
+      "      %c1 = arith.constant 1 : index\n"
+      "      %c16 = arith.constant 16 : index\n"
+      "      affine.for %i = 0 to 3 {\n"
+      "        %o = affine.apply #map16(%i)\n"
+      "        %m = affine.min affine_map<(d0) -> (d0, 24)>(%o)\n"
+      "        %p = air.channel.put async @c0[] (%a[%m] [%c16] [%c1]) : (memref<1024xi32>)\n"
+      "      }\n"
+      "      affine.if #set0(%x) {\n"
+      "        %q = air.channel.put async @c0[] (%a[%c16] [%c16] [%c1]) : (memref<1024xi32>)\n"
+      "      }\n"
+      "    }\n"
+      "    air.wait_all [%0]\n"
+      "    return\n"
+      "  }\n"
+      "}\n";
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
+  air_txn_view_t v;
+  decode(sc, &v);
+  uint32_t addr[8];
+  uint64_t plus[8];
+  assert_int_equal(pushes_of(&v, addr, plus, 8), 7);
+  static const uint64_t want_plus[7] = {0, 64, 96, 0, 64, 96, 64};
+  for (int i = 0; i < 7; ++i) {
+    assert_int_equal(addr[i], 0x1D214);
+    assert_int_equal(plus[i], want_plus[i]);
+  }
+  air_txn_view_free(&sc->allocator, &v);
+  air_schedule_free(sc);
+  air_program_destroy(p);
+}
+
 /* What has no stream keeps a located reason (the schedule itself still compiles). */
 static void test_reasons(void** state) {
   air_context_t* ctx = *state;
@@ -275,6 +455,10 @@ int main(void) {
       cmocka_unit_test(test_l3_copy),
       cmocka_unit_test(test_channel_allocation),
       cmocka_unit_test(test_queue_depth_and_bd_reuse),
+      cmocka_unit_test(test_channel_sharing),
+      cmocka_unit_test(test_if),
+      cmocka_unit_test(test_parallel),
+      cmocka_unit_test(test_affine),
       cmocka_unit_test(test_reasons),
   };
   return cmocka_run_group_tests(tests, test_context_setup, test_context_teardown);

@@ -264,7 +264,7 @@ static void test_errors(void** state) {
       {SEQ("aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, metadata = @nope} : memref<64xi32>"),
        "no aie.shim_dma_allocation named @nope"},
       {SEQ("aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, metadata = @f} : memref<64xi32>"),
-       "@f is an aie.objectfifo"},
+       "objectfifo @f has no shim end"},
       {SEQ("aiex.npu.dma_memcpy_nd(%a[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, metadata = @s, burst_length = 512 : i32} : memref<64xi32>"),
        "burst_length 512 is not one of npu1's shim bursts"},
       {SEQ("aiex.npu.dma_memcpy_nd(%z[0, 0, 0, 0][1, 1, 1, 8][0, 0, 0, 1]) {id = 1 : i64, metadata = @s} : memref<64xi32>"),

@@ -164,6 +164,30 @@ static void exchange(int64_t nr, bool dynamic) {
   close_run(&r);
 }
 
+/* Strided sides both ways (columns): rank r's rows are [10r+i, 10n+i, 0, 10n+i]
+ * with n the next rank (data/rank/halo.mlir). */
+static void halo(int64_t nr, bool dynamic) {
+  run_t r;
+  open_run(&r, "halo.mlir");
+  float out[4][4];
+  memset(out, 0, sizeof out);
+  void* mem[1] = {out};
+  size_t by[1] = {sizeof out};
+  test_check(dispatch(&r, nr, 1, mem, by, dynamic));
+  for (uint32_t k = 0; k < (uint32_t)nr; ++k) {
+    float o[4][4];
+    read_copy(&r, 1, k, o, sizeof o);
+    uint32_t next = (k + 1) % (uint32_t)nr;
+    for (int i = 0; i < 4; ++i) {
+      assert_true(o[i][0] == (float)(10 * k + (uint32_t)i));
+      assert_true(o[i][1] == (float)(10 * next + (uint32_t)i));
+      assert_true(o[i][2] == 0.0f);
+      assert_true(o[i][3] == (float)(10 * next + (uint32_t)i));
+    }
+  }
+  close_run(&r);
+}
+
 static void deadlock(int64_t nr) {
   run_t r;
   open_run(&r, "deadlock.mlir");
@@ -199,6 +223,12 @@ static void test_exchange(void** state) {
   exchange(2, false);
   exchange(4, false);
   exchange(2, true);
+}
+static void test_halo(void** state) {
+  (void)state;
+  halo(2, false);
+  halo(4, false);
+  halo(3, true);
 }
 static void test_deadlock(void** state) {
   (void)state;
@@ -250,7 +280,8 @@ static void test_universe_mismatch(void** state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_message),  cmocka_unit_test(test_ring),
-      cmocka_unit_test(test_exchange), cmocka_unit_test(test_deadlock),
+      cmocka_unit_test(test_exchange), cmocka_unit_test(test_halo),
+      cmocka_unit_test(test_deadlock),
       cmocka_unit_test(test_universe_mismatch),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

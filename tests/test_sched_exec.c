@@ -141,6 +141,7 @@ static void args_free(args_t* a) {
 
 typedef struct runopt_t {
   air_pool_t* pool;
+  bool reference;  /* AIR_DISPATCH_INTERPRET, whatever the test's path */
   const air_schedule_t* schedule;
   const air_interp_plan_t* plan;
   void* transient;
@@ -159,6 +160,10 @@ static air_status_t run(fx_t* f, const air_program_t* p, const air_op_t* fn, arg
   d.schedule = o->schedule;
   d.transient = o->transient;
   d.transient_size = o->transient_size;
+  if (o->reference) {
+    d.interpret = true;
+    d.code = NULL;
+  }
   return air_interp_run(&d);
 }
 
@@ -182,8 +187,10 @@ static air_interp_plan_t* make_plan(const air_program_t* p, const air_schedule_t
 /* Same results both ways                                                    */
 /*---------------------------------------------------------------------------*/
 
-/* Runs `entry` dynamically and from its schedule on identical inputs and
- * compares every memref argument byte for byte. */
+/* Runs `entry` dynamically and from its schedule on identical inputs, on the
+ * test's path (AIR_TEST_PATH), and once more from the schedule on the reference
+ * path (interpreted, reference loops), and compares every memref argument byte
+ * for byte. */
 static void run_both(fx_t* f, const char* path, const char* entry, const int64_t* scalars,
                      uint32_t threads) {
   air_program_t* p = test_load_file(f->x.ctx, path);
@@ -192,24 +199,33 @@ static void run_both(fx_t* f, const char* path, const char* entry, const int64_t
   air_schedule_t* sc = compile(f, p, entry);
   air_pool_t* pool = NULL;
   if (threads) test_check(air_pool_create(NULL, threads, &pool));
-  args_t dyn, sch;
+  args_t dyn, sch, ref;
   args_make(p, fn, scalars, &dyn);
   args_make(p, fn, scalars, &sch);
-  runopt_t od = {.pool = pool}, os = {.pool = pool, .schedule = sc};
+  args_make(p, fn, scalars, &ref);
+  runopt_t od = {.pool = pool}, os = {.pool = pool, .schedule = sc},
+           orf = {.pool = pool, .schedule = sc, .reference = true};
   air_status_t st = run(f, p, fn, &dyn, &od);
   if (st) fprintf(stderr, "%s @%s (dynamic): %s\n", path, entry, air_status_message(st));
   test_check(st);
   st = run(f, p, fn, &sch, &os);
   if (st) fprintf(stderr, "%s @%s (schedule): %s\n", path, entry, air_status_message(st));
   test_check(st);
+  st = run(f, p, fn, &ref, &orf);
+  if (st) fprintf(stderr, "%s @%s (reference): %s\n", path, entry, air_status_message(st));
+  test_check(st);
   for (uint32_t i = 0; i < dyn.n; ++i) {
     if (!dyn.buf[i]) continue;
     if (memcmp(dyn.buf[i], sch.buf[i], dyn.bytes[i]))
       fprintf(stderr, "%s @%s: argument %u differs between the paths\n", path, entry, i);
     assert_memory_equal(dyn.buf[i], sch.buf[i], dyn.bytes[i]);
+    if (memcmp(ref.buf[i], sch.buf[i], dyn.bytes[i]))
+      fprintf(stderr, "%s @%s: argument %u differs from the reference path\n", path, entry, i);
+    assert_memory_equal(ref.buf[i], sch.buf[i], dyn.bytes[i]);
   }
   args_free(&dyn);
   args_free(&sch);
+  args_free(&ref);
   if (pool) air_pool_destroy(pool);
   air_schedule_free(sc);
   air_program_destroy(p);

@@ -20,6 +20,13 @@ air_cli_test(airc_npu_insts_decode_module --rc 1
   -- airc npu-insts --decode ${AIR_NPU_DATA}/memcpy_example.mlir)
 air_cli_test(airc_npu_insts_unknown_device --rc 1 --stdin ${AIR_NPU_DATA}/bad_device.mlir
   --stderr "^<stdin>:3:14: error: unknown NPU device 'npu9'" -- airc npu-insts - --format hex)
+# DMA tasks of an IRON-style module (objectfifo allocations, BD ids): the S2MM0
+# push of the @out task, and a bad task op located.
+air_cli_test(airc_npu_insts_tasks --rc 0 --stdout "^80010000$" --stdout "^0001D204$"
+  -- airc npu-insts ${AIR_NPU_DATA}/tasks_iron.mlir --format hex)
+air_cli_test(airc_npu_insts_task_await --rc 1
+  --stderr "^<stdin>:11:5: error: cannot wait on a task configured without issue_token"
+  --stdin ${AIR_NPU_DATA}/bad_await.mlir -- airc npu-insts - --format hex)
 # airc compile/report for every NPU target: the L3 stream is in the schedule.
 air_cli_test(airc_report_npu_insts --rc 0 --stdout "@copy on npu1_2col: 106 words"
   --stdout "address_patch reg 0x0001d024 arg 0 plus 0x200"

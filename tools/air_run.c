@@ -24,13 +24,16 @@
 #include "air/air.h"
 #include "air_run.h"
 #include "tool_util.h"
+#ifdef AIR_RUN_MPI
+#include "rank_mpi/rank_mpi.h"
+#endif
 
 static void print_usage(FILE* out) {
   fprintf(out,
           "usage: air-run FILE.mlir|FILE.airbin [--entry FUNC] [--device URI]\n"
           "               [--input I=PATH.npy]... [--output I=PATH.npy]... [--random[=SEED]]\n"
           "               [--timeout SECONDS] [--trace OUT.json] [--kernels LIB.so]...\n"
-          "               [--no-schedule] [--verbose] [--quiet]\n"
+          "               [--no-schedule] [--no-compile] [--verbose] [--quiet]\n"
           "               [--xclbin FILE [--xrt-kernel NAME] [--insts FILE]]\n"
           "       air-run --help | --version\n");
 }
@@ -83,6 +86,9 @@ static void print_help(void) {
         "  --no-schedule       run the dynamic path: the executor walks the body in\n"
         "                      program order instead of running the compiled schedule's\n"
         "                      waves (same results; for programs the scheduler rejects)\n"
+        "  --no-compile        interpret every loop and run the built-in linalg ops'\n"
+        "                      reference loops: no compiled code, no library kernels\n"
+        "                      (same results, bit for bit; for comparisons)\n"
         "  --xclbin FILE       NPU (--device xrt:N): the xclbin with the herd code and\n"
         "                      array configuration, as mlir-air's aircc builds it\n"
         "  --xrt-kernel NAME   NPU: the xclbin's kernel (default MLIR_AIE)\n"
@@ -167,6 +173,10 @@ static int parse_command_line(int argc, char** argv, run_options_t* o) {
     }
     if (strcmp(a, "--no-schedule") == 0) {
       o->no_schedule = 1;
+      continue;
+    }
+    if (strcmp(a, "--no-compile") == 0) {
+      o->no_compile = 1;
       continue;
     }
     /* --random takes its seed only as --random=SEED: a separate word would be
@@ -299,6 +309,29 @@ static void print_schedule(const air_executable_t* e, uint32_t ordinal, const ch
             in.queue_waves[q], in.queue_waves[q] == 1 ? "" : "s");
 }
 
+/* --verbose: what runs as compiled code. */
+static void print_code(const air_executable_t* e, int no_compile) {
+  air_code_info_t ci;
+  air_status_t s = air_executable_code_info(e, &ci);
+  if (s) {
+    air_status_free(s);
+    return;
+  }
+  char d[3][32];
+  if (no_compile)
+    fprintf(stderr, "air-run: compiled code: not used (--no-compile): every body interpreted\n");
+  else if (!ci.units)
+    fprintf(stderr, "air-run: compiled code: none (%s): every body interpreted\n", ci.why_none);
+  else
+    fprintf(stderr,
+            "air-run: compiled code (%s%s%s): %u loops/branches/generics compiled, %u left to the "
+            "interpreter; emit %s, optimise %s, machine code %s\n",
+            ci.source, ci.generator ? ", " : "", ci.generator ? ci.generator : "", ci.units,
+            ci.skipped, format_duration((double)ci.emit_ns * 1e-9, d[0], sizeof d[0]),
+            format_duration((double)ci.optimize_ns * 1e-9, d[1], sizeof d[1]),
+            format_duration((double)ci.codegen_ns * 1e-9, d[2], sizeof d[2]));
+}
+
 /* Everything a run holds, released in one place. */
 
 static void release_all(run_state_t* r) {
@@ -318,11 +351,38 @@ static void release_all(run_state_t* r) {
   air_rank_copies_destroy(r->rank_copies);
   air_program_destroy(r->program);
   air_context_destroy(r->context);
+  if (r->transport) r->transport->vtable->destroy(r->transport); /* MPI_Finalize */
   for (uint32_t i = 0; i < MAX_ARGS; ++i)
     if (r->libraries[i]) dlclose(r->libraries[i]);
   free(r->text);
   free(r->entry_name);
 }
+
+/* Under mpirun: a failed process ends its peers too (MPI_Abort), which may be
+ * waiting for it at a collective; its own message is already printed. */
+static void end_peers(const run_state_t* r, int rc) {
+#ifdef AIR_RUN_MPI
+  if (rc && r->transport && r->transport->processes > 1) {
+    fprintf(stderr, "air-run: process %u of %u failed; ending the others\n",
+            r->transport->process, r->transport->processes);
+    fflush(stdout);
+    fflush(stderr);
+    air_rank_mpi_abort(rc);
+  }
+#else
+  (void)r;
+  (void)rc;
+#endif
+}
+
+#ifdef AIR_RUN_MPI
+static void ignore_message(void* user, uint32_t from, const void* msg, size_t length) {
+  (void)user;
+  (void)from;
+  (void)msg;
+  (void)length;
+}
+#endif
 
 /* Loads each --kernels library and lets it register its kernels on the context
  * (the AIR_KERNEL_LIBRARY_SYMBOL convention of air/kernel.h). Returns nonzero, after
@@ -423,8 +483,11 @@ static int run(const run_options_t* o) {
   /* A program that verifies always gets an executable (an entry the scheduler
    * refuses runs the dynamic path), so a failure here is the verifier's list. */
   /* An artifact's schedule is fixed; --no-schedule then only picks the dynamic path. */
-  air_executable_options_t xo = {o->no_schedule && !artifact ? AIR_EXECUTABLE_NO_SCHEDULE : 0, o->xclbin,
-                                 o->xrt_kernel, o->insts};
+  /* --no-compile: no host code either (neither the JIT's nor the artifact's). */
+  air_executable_options_t xo = {
+      (o->no_schedule && !artifact ? AIR_EXECUTABLE_NO_SCHEDULE : 0) |
+          (o->no_compile ? AIR_EXECUTABLE_NO_COMPILE : 0),
+      o->xclbin, o->xrt_kernel, o->insts};
   if (artifact)
     s = air_executable_create_from_file_with_options(r.device, o->file, &xo, &r.executable);
   else
@@ -507,11 +570,26 @@ static int run(const run_options_t* o) {
   air_dispatch_options_t dopts;
   memset(&dopts, 0, sizeof dopts);
   if (o->no_schedule) dopts.flags = AIR_DISPATCH_DYNAMIC;
-  if (o->verbose) print_schedule(r.executable, ordinal, entry, o->no_schedule);
+  if (o->no_compile) dopts.flags |= AIR_DISPATCH_INTERPRET;
+  if (o->verbose) {
+    print_schedule(r.executable, ordinal, entry, o->no_schedule);
+    print_code(r.executable, o->no_compile);
+  }
   dopts.watchdog_ns = timeout_ns > 0 ? timeout_ns : 0;
   dopts.trace = r.trace;
   s = air_rank_copies_create(r.context, &r.rank_copies);
   dopts.rank_copies = r.rank_copies;
+#ifdef AIR_RUN_MPI
+  /* Started by mpirun: every process runs the program, each its block of ranks.
+   * The listener's polling keeps MPI's one-sided traffic moving where the
+   * network needs the target's help. */
+  if (!s && air_rank_mpi_launched()) {
+    s = air_rank_transport_mpi_create(NULL, &r.transport);
+    if (!s && r.transport->processes > 1)
+      s = r.transport->vtable->listen(r.transport, ignore_message, NULL);
+    dopts.transport = r.transport;
+  }
+#endif
   if (!s) s = air_command_buffer_create(r.device, 0, &r.command_buffer);
   if (!s)
     s = air_command_buffer_dispatch(r.command_buffer, r.executable, ordinal, r.n_params,
@@ -558,6 +636,7 @@ static int run(const run_options_t* o) {
          * releasing the device would wait for it. */
         fflush(stdout);
         fflush(stderr);
+        end_peers(&r, rc);
         _exit(rc);
       }
       goto done;
@@ -575,6 +654,7 @@ static int run(const run_options_t* o) {
     }
     fflush(stdout);
     fflush(stderr);
+    end_peers(&r, TOOL_EXIT_FAILURE);
     _exit(TOOL_EXIT_FAILURE); /* releasing the device would wait for the stuck work */
   }
 
@@ -601,6 +681,7 @@ static int run(const run_options_t* o) {
     if (r.trace) fprintf(stderr, ", %zu trace events\n", air_trace_event_count(r.trace));
   }
 done:
+  end_peers(&r, rc);
   release_all(&r);
   return rc;
 }

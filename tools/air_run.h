@@ -38,6 +38,7 @@ typedef struct run_options_t {
   int verbose;
   int quiet;
   int no_schedule;
+  int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
   const char* xclbin;     /* NPU: --xclbin FILE */
   const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
   const char* insts;      /* NPU: --insts FILE */
@@ -61,6 +62,9 @@ typedef struct run_state_t {
   char* entry_name;
   void* libraries[MAX_ARGS]; /* dlopen handles of --kernels, closed last */
   air_rank_copies_t* rank_copies; /* every rank's copy of the arguments (air/rank.h) */
+  /* Under mpirun (AIR_RUN_MPI builds): the MPI transport; this process runs its
+   * block of the ranks. NULL: every rank runs here. */
+  air_rank_transport_t* transport;
 } run_state_t;
 
 /* "memref<512x512xbf16>", "i32": a parameter as AIR spells its type. */

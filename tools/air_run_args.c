@@ -484,6 +484,9 @@ int run_write_output(run_state_t* r, const run_options_t* o, const arg_spec_t* o
     }
     return 0;
   }
+  /* Under mpirun every process holds a copy of the buffer (its first rank's);
+   * rank 0's, the one a plain path names, is process 0's. */
+  if (r->transport && r->transport->process != 0) return 0;
   void* ptr = NULL;
   air_status_t s = air_buffer_map(r->buffers[i], 0, host->nbytes, AIR_MAP_READ, &ptr);
   if (s) return tool_fail_status(out->value, s);

@@ -1,25 +1,32 @@
-/* airc_compile.c - `airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]`:
- * parse, verify for the target, compile the entry's schedule (schedule.h) and
- * write program and schedule as an .airbin (artifact.h, docs/artifact.md). Exit 0
- * when written, 1 for a bad program or a failed write, 2 for a bad command line. */
+/* airc_compile.c - `airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]
+ * [--no-code]`: parse, verify for the target, compile the entry's schedule
+ * (schedule.h) and write program and schedule as an .airbin (artifact.h,
+ * docs/artifact.md). For the cpu target the program's compiled units go in too,
+ * as x86-64 code from the code generator when it is installed (hal/codegen_load.h),
+ * so the program runs compiled without a JIT. Exit 0 when written, 1 for a bad
+ * program or a failed write, 2 for a bad command line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "air/context.h"
 #include "air/program.h"
+#include "hal/codegen_load.h"
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 #include "scheduler/schedule.h"
 #include "runtime/target/target.h"
+#include "runtime/base/status_util.h"
 #include "tool_util.h"
 
 static void usage(FILE* f) {
   fprintf(f,
-          "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC]\n"
+          "usage: airc compile FILE.mlir --target T -o OUT.airbin [--entry FUNC] [--no-code]\n"
           "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
-          "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n");
+          "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n"
+          "  For cpu it also stores the program's loops compiled to x86-64 (x86-64-v3)\n"
+          "  when the code generator is installed; --no-code leaves them out.\n");
 }
 
 static int usage_error(const char* what, const char* arg) {
@@ -28,8 +35,27 @@ static int usage_error(const char* what, const char* arg) {
   return TOOL_EXIT_USAGE;
 }
 
+/* The program's units as one x86-64 object, when the generator is there; none
+ * (and a note saying why) when it is not. */
+static air_status_t emit_code(air_context_t* ctx, const air_program_t* prog,
+                              air_artifact_code_t* code) {
+  const air_allocator_t* a = air_context_allocator(ctx);
+  const air_cg_hooks_t* h = NULL;
+  air_status_t st = air_cg_load(a, &h);
+  if (st) {
+    fprintf(stderr, "airc compile: note: no host code in the artifact: %s\n",
+            air_status_message(st));
+    air_status_free(st);
+    return NULL;
+  }
+  AIR_RETURN_IF_ERROR(h->emit_object(a, prog, &code->object, &code->size, &code->n_units));
+  snprintf(code->isa, sizeof code->isa, "x86-64-v3");
+  return NULL;
+}
+
 int airc_cmd_compile(int argc, char** argv) {
   const char *in_path = NULL, *out_path = NULL, *target = NULL, *entry = NULL;
+  int no_code = 0;
   for (int i = 1; i < argc; ++i) {
     const char* v = NULL;
     const char** slot = NULL;
@@ -43,6 +69,8 @@ int airc_cmd_compile(int argc, char** argv) {
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return TOOL_EXIT_OK;
+    } else if (!strcmp(argv[i], "--no-code")) {
+      no_code = 1;
     } else if (argv[i][0] == '-' && argv[i][1]) {
       return usage_error("unknown option", argv[i]);
     } else if (in_path) {
@@ -81,14 +109,19 @@ int airc_cmd_compile(int argc, char** argv) {
   if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
   if (prog) tool_print_warnings(prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
+  air_artifact_code_t code;
+  memset(&code, 0, sizeof code);
+  if (!s && !no_code && !strcmp(target, "cpu")) s = emit_code(ctx, prog, &code);
   int rc = TOOL_EXIT_OK;
   if (s) {
     tool_report_status(display, s);
     air_status_free(s);
     rc = TOOL_EXIT_FAILURE;
-  } else if ((s = air_artifact_write_file(air_context_allocator(ctx), prog, sched, out_path))) {
+  } else if ((s = air_artifact_write_file_ex(air_context_allocator(ctx), prog, sched, &code,
+                                             out_path))) {
     rc = tool_fail_status(out_path, s);
   }
+  if (code.object) air_context_allocator(ctx)->free(air_context_allocator(ctx)->self, code.object);
   air_schedule_free(sched);
   air_program_destroy(prog);
   air_context_destroy(ctx);

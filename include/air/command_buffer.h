@@ -36,6 +36,11 @@ enum {
   /* Run the dynamic path even though the entry has a schedule (the executor walks
    * the body in program order; same results, for comparisons and as a fallback). */
   AIR_DISPATCH_DYNAMIC = 1u << 1,
+  /* Run every body through the interpreter and every built-in linalg op through
+   * its plain reference loop: no compiled herd code, no library kernels. Results
+   * are the same bit for bit (the reference the default path is tested against);
+   * for comparisons and as a fallback. */
+  AIR_DISPATCH_INTERPRET = 1u << 2,
 };
 
 /* Options of one dispatch; zero means defaults. */
@@ -51,6 +56,10 @@ typedef struct air_dispatch_options_t {
    * the bindings themselves, rank 0's copies, survive). The holder must outlive
    * the dispatch and serve one dispatch at a time. */
   struct air_rank_copies_t* rank_copies;
+  /* Programs with air.rank: run one block of ranks in this process and reach the
+   * others through this transport (air/rank.h; every process of the transport
+   * makes the same dispatch), or NULL: every rank runs in this process. */
+  struct air_rank_transport_t* transport;
 } air_dispatch_options_t;
 
 /* Creates an empty command buffer to record into. `flags` is reserved and must be 0

@@ -33,6 +33,11 @@ enum {
    * scheduler cannot plan (an L3 alloc of unknown size, a program too big for the
    * target), and for comparisons. */
   AIR_EXECUTABLE_NO_SCHEDULE = 1u << 0,
+  /* Compile no herd code: do not JIT the program's loops (no code generator is
+   * loaded) and ignore code objects an artifact carries; every body is
+   * interpreted. Dispatches can also ask for that one at a time
+   * (AIR_DISPATCH_INTERPRET). */
+  AIR_EXECUTABLE_NO_COMPILE = 1u << 1,
 };
 
 /* Verifies `program` for the device's target and compiles a schedule for every
@@ -41,8 +46,8 @@ enum {
  * runs on the dynamic path instead, and air_executable_schedule_info returns the
  * scheduler's located error as the reason. A program the verifier rejects fails
  * with the verifier's list of violations; otherwise only running out of memory
- * fails. `flags`: 0 or AIR_EXECUTABLE_NO_SCHEDULE (other bits are
- * INVALID_ARGUMENT). */
+ * fails. `flags`: AIR_EXECUTABLE_NO_SCHEDULE, AIR_EXECUTABLE_NO_COMPILE (other
+ * bits are INVALID_ARGUMENT). */
 AIR_API air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
                                            uint32_t flags, air_executable_t** out_executable);
 
@@ -136,6 +141,25 @@ typedef struct air_schedule_info_t {
 AIR_API air_status_t air_executable_schedule_info(const air_executable_t* executable,
                                                   uint32_t ordinal,
                                                   air_schedule_info_t* out_info);
+
+/* What an executable runs as compiled code (the CPU driver: the program's loops,
+ * branches and linalg.generic ops, docs/codegen.md). */
+typedef struct air_code_info_t {
+  /* "jit" (compiled in process by the code generator), "artifact" (host code the
+   * .airbin carried), or "none" (every body is interpreted). */
+  const char* source;
+  const char* generator;  /* e.g. "llvm-16"; NULL when none ran */
+  uint32_t units;         /* ops that run compiled */
+  uint32_t skipped;       /* candidates the generator does not cover (interpreted) */
+  uint64_t emit_ns, optimize_ns, codegen_ns; /* what compiling took (jit) */
+  /* When `units` is 0: why (no generator found, AIR_EXECUTABLE_NO_COMPILE, nothing
+   * to compile, ...). Valid as long as the executable. */
+  const char* why_none;
+} air_code_info_t;
+
+/* Fills `out_info`. */
+AIR_API air_status_t air_executable_code_info(const air_executable_t* executable,
+                                              air_code_info_t* out_info);
 
 #ifdef __cplusplus
 }

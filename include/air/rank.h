@@ -103,6 +103,13 @@ typedef struct air_rank_transport_vtable_t {
   air_status_t (*send)(air_rank_transport_t* transport, uint32_t process, const void* msg,
                        size_t length);
   air_status_t (*listen)(air_rank_transport_t* transport, air_rank_recv_fn_t recv, void* user);
+  /* Collective, like window_create: every process passes `key` (what it is about
+   * to do) and learns the smallest and largest key passed, so processes that
+   * reached different collectives find out instead of hanging in them. Waits for
+   * every process, or until `cancelled(user)` returns nonzero (CANCELLED; the
+   * transport may then be unusable and the processes should be ended). */
+  air_status_t (*agree)(air_rank_transport_t* transport, uint64_t key, uint64_t* out_min,
+                        uint64_t* out_max, int (*cancelled)(void* user), void* user);
 } air_rank_transport_vtable_t;
 
 struct air_rank_transport_t {

@@ -78,7 +78,7 @@ void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x) {
   if (v < f->p->n_values) f->vals[v] = x;
 }
 
-static cg_mem_t* mem_of(cg_fn_t* f, air_vid_t v) {
+cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v) {
   for (uint32_t i = 0; i < f->n_mems; ++i)
     if (f->mems[i].vid == v) return &f->mems[i];
   return NULL;
@@ -152,6 +152,7 @@ bool cg_op_supported(const air_program_t* p, const air_op_t* op) {
     }
     case AIR_OPC_TERMINATOR:
       return op->kind == AIR_OP_YIELD || op->kind == AIR_OP_AFFINE_YIELD;
+    case AIR_OPC_LINALG: return cg_generic_supported(p, op);
     default: return false;
   }
 }
@@ -166,6 +167,7 @@ static bool block_supported(const air_program_t* p, const air_block_t* b) {
 bool air_cg_unit_candidate(const air_program_t* p, const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
+    case AIR_OPC_LINALG:
       return cg_op_supported(p, op);
     default: return false;
   }
@@ -178,7 +180,7 @@ bool air_cg_unit_candidate(const air_program_t* p, const air_op_t* op) {
 static void emit_op(cg_fn_t* f, const air_op_t* op);
 
 /* Emits a block's ops up to its terminator; returns the terminator (or NULL). */
-static const air_op_t* emit_block(cg_fn_t* f, const air_block_t* b) {
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b) {
   for (const air_op_t* o = b->first; o && !f->st; o = o->next) {
     if (air_opkind_class(o->kind) == AIR_OPC_TERMINATOR) {
       f->op_index++;
@@ -196,14 +198,10 @@ static uint32_t count_ops(const air_op_t* op) {
   return n;
 }
 
-static LLVMValueRef ci64(cg_fn_t* f, int64_t v) {
-  return LLVMConstInt(f->m->i64, (unsigned long long)v, 1);
-}
-
 static void emit_access(cg_fn_t* f, const air_op_t* op) {
   bool load = air_opkind_class(op->kind) == AIR_OPC_LOAD;
   uint32_t first = load ? 1 : 2;
-  cg_mem_t* mm = mem_of(f, op->operands[first - 1]);
+  cg_mem_t* mm = cg_mem_of(f, op->operands[first - 1]);
   if (!mm) {
     cg_unsupported(f, op, "a memref not passed into the unit");
     return;
@@ -265,13 +263,13 @@ static void emit_for(cg_fn_t* f, const air_op_t* op) {
     inits = op->operands + 3;
   } else {
     const air_ix_t* it = op->lists[0].items;
-    lb = it[0].value ? cg_val(f, it[0].value) : ci64(f, it[0].cst);
-    ub = it[1].value ? cg_val(f, it[1].value) : ci64(f, it[1].cst);
-    step = ci64(f, (int64_t)(int32_t)op->iaux[1]);
+    lb = it[0].value ? cg_val(f, it[0].value) : cg_ci64(f, it[0].cst);
+    ub = it[1].value ? cg_val(f, it[1].value) : cg_ci64(f, it[1].cst);
+    step = cg_ci64(f, (int64_t)(int32_t)op->iaux[1]);
     inits = op->operands;
   }
   uint32_t my_index = f->op_index;
-  cg_fail_if(f, LLVMBuildICmp(B, LLVMIntSLE, step, ci64(f, 0), ""), AIR_CG_STEP);
+  cg_fail_if(f, LLVMBuildICmp(B, LLVMIntSLE, step, cg_ci64(f, 0), ""), AIR_CG_STEP);
   LLVMValueRef init_v[64];
   if (ni > 64) {
     cg_unsupported(f, op, "more than 64 loop-carried values");
@@ -280,8 +278,8 @@ static void emit_for(cg_fn_t* f, const air_op_t* op) {
   for (uint32_t i = 0; i < ni; ++i) init_v[i] = cg_val(f, inits[i]);
   LLVMValueRef any = LLVMBuildICmp(B, LLVMIntSLT, lb, ub, "");
   /* n = (ub - lb - 1) / step + 1, unsigned: ub - lb fits in u64 when lb < ub. */
-  LLVMValueRef span = LLVMBuildSub(B, LLVMBuildSub(B, ub, lb, ""), ci64(f, 1), "");
-  LLVMValueRef trips = LLVMBuildAdd(B, LLVMBuildUDiv(B, span, step, ""), ci64(f, 1), "");
+  LLVMValueRef span = LLVMBuildSub(B, LLVMBuildSub(B, ub, lb, ""), cg_ci64(f, 1), "");
+  LLVMValueRef trips = LLVMBuildAdd(B, LLVMBuildUDiv(B, span, step, ""), cg_ci64(f, 1), "");
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(B);
   LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(m->ctx, f->fn, "loop");
   LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(m->ctx, f->fn, "loop.exit");
@@ -296,15 +294,15 @@ static void emit_for(cg_fn_t* f, const air_op_t* op) {
   cg_set(f, bb->args[0], iv);
   for (uint32_t i = 0; i < ni && i + 1 < bb->n_args; ++i) cg_set(f, bb->args[1 + i], iters[i]);
   f->op_index = my_index + 1;
-  const air_op_t* term = emit_block(f, bb);
+  const air_op_t* term = cg_emit_block(f, bb);
   if (f->st) return;
   LLVMValueRef yields[64];
   for (uint32_t i = 0; i < ni; ++i)
     yields[i] = term && i < term->n_operands ? cg_val(f, term->operands[i]) : init_v[i];
-  LLVMValueRef next = LLVMBuildNUWAdd(B, k, ci64(f, 1), "");
+  LLVMValueRef next = LLVMBuildNUWAdd(B, k, cg_ci64(f, 1), "");
   LLVMBasicBlockRef latch = LLVMGetInsertBlock(B);
   LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, next, trips, ""), body, exit);
-  LLVMValueRef zero = ci64(f, 0);
+  LLVMValueRef zero = cg_ci64(f, 0);
   LLVMAddIncoming(k, &zero, &pre, 1);
   LLVMAddIncoming(k, &next, &latch, 1);
   for (uint32_t i = 0; i < ni; ++i) {
@@ -334,7 +332,7 @@ static void emit_if(cg_fn_t* f, const air_op_t* op) {
     cond = LLVMConstInt(m->i1, 1, 0);
     for (uint32_t c = 0; c < set->n_constraints; ++c) {
       LLVMValueRef x = cg_affine(f, set->constraints[c], vals, vals + op->iaux[0]);
-      LLVMValueRef ok = LLVMBuildICmp(B, set->is_eq[c] ? LLVMIntEQ : LLVMIntSGE, x, ci64(f, 0), "");
+      LLVMValueRef ok = LLVMBuildICmp(B, set->is_eq[c] ? LLVMIntEQ : LLVMIntSGE, x, cg_ci64(f, 0), "");
       cond = LLVMBuildAnd(B, cond, ok, "");
     }
   }
@@ -353,7 +351,7 @@ static void emit_if(cg_fn_t* f, const air_op_t* op) {
   for (uint32_t r = 0; r < 2; ++r) {
     LLVMPositionBuilderAtEnd(B, r ? else_bb : then_bb);
     if (r < op->n_regions) {
-      const air_op_t* term = emit_block(f, op->regions[r]);
+      const air_op_t* term = cg_emit_block(f, op->regions[r]);
       if (f->st) return;
       for (uint32_t i = 0; i < nr; ++i)
         vals[r][i] = term && i < term->n_operands ? cg_val(f, term->operands[i])
@@ -381,6 +379,7 @@ static void emit_op(cg_fn_t* f, const air_op_t* op) {
     case AIR_OPC_LOAD: case AIR_OPC_STORE: emit_access(f, op); break;
     case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: emit_for(f, op); break;
     case AIR_OPC_IF: case AIR_OPC_AFFINE_IF: emit_if(f, op); break;
+    case AIR_OPC_LINALG: cg_emit_generic(f, op); break;
     default: cg_unsupported(f, op, "this op"); break;
   }
   f->op_index = start + count_ops(op);
@@ -425,8 +424,8 @@ static void bind_memref(cg_fn_t* f, air_vid_t v, LLVMValueRef desc, LLVMValueRef
     LLVMValueRef sz = desc_field(f, desc, offsetof(air_memref_t, sizes) + 8 * k, m->i64);
     LLVMValueRef st = desc_field(f, desc, offsetof(air_memref_t, strides) + 8 * k, m->i64);
     if (t->shape[k] >= 0) {
-      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, sz, ci64(f, t->shape[k]), ""), "");
-      mm->sizes[k] = ci64(f, t->shape[k]);
+      bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, sz, cg_ci64(f, t->shape[k]), ""), "");
+      mm->sizes[k] = cg_ci64(f, t->shape[k]);
     } else {
       mm->sizes[k] = sz;
     }
@@ -434,8 +433,8 @@ static void bind_memref(cg_fn_t* f, air_vid_t v, LLVMValueRef desc, LLVMValueRef
       /* The identity layout: row-major strides (a size-1 dimension's stride is
        * never used with a nonzero index, so it is not checked). */
       if (t->shape[k] != 1)
-        bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, st, ci64(f, stride), ""), "");
-      mm->strides[k] = ci64(f, stride);
+        bad = LLVMBuildOr(B, bad, LLVMBuildICmp(B, LLVMIntNE, st, cg_ci64(f, stride), ""), "");
+      mm->strides[k] = cg_ci64(f, stride);
       stride *= t->shape[k] ? t->shape[k] : 1;
     } else {
       mm->strides[k] = st;
@@ -482,6 +481,15 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
       if (el == AIR_ELEM_NONE) {
         cg_unsupported(f, op, "a token or other non-scalar input");
         return f->st;
+      }
+      /* An input made by arith.constant outside the unit is that constant: the
+       * frame carries it all the same, but as an LLVM constant it lets loop
+       * bounds, trip counts and bounds checks fold (and the loop vectorise). */
+      const air_op_t* def = air_ir_value(p, v)->def;
+      if (def && def->kind == AIR_OP_CONSTANT && def->n_results == 1 && def->results[0] == v) {
+        cg_emit_scalar(f, def);
+        if (f->st) return f->st;
+        continue;
       }
       cg_set(f, v, cg_from_word(f, el, LLVMBuildLoad2(B, m->i64, slot, "")));
     }

@@ -1,9 +1,14 @@
 /* cg_hooks.c - the hook table the runtime calls (hal/compiled.h): every unit of a
- * program JIT-compiled into one module, looked up once, with what it cost. */
+ * program JIT-compiled into one module, looked up once, with what it cost; or
+ * emitted as one x86-64 object for an artifact. A unit's function is named
+ * "air_unit_<N>", N its op's preorder index in the module, so a loader of the
+ * object finds the op again in the program read back from the artifact. This
+ * file also holds the library's one exported symbol, AIR_CG_ENTRY_SYMBOL. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "air/config.h"
 #include "codegen/cg_internal.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
@@ -21,15 +26,31 @@ typedef struct collect_t {
   air_cg_program_t* cp;
   const air_program_t* p;
   air_cg_module_t* m;
+  uint32_t index;           /* preorder index of the next op */
   air_status_t st;
 } collect_t;
+
+/* Ops in `op`'s subtree, itself included. */
+static uint32_t subtree_size(const air_op_t* op) {
+  uint32_t n = 1;
+  for (uint32_t r = 0; r < op->n_regions; ++r)
+    for (const air_op_t* o = op->regions[r] ? op->regions[r]->first : NULL; o; o = o->next)
+      n += subtree_size(o);
+  return n;
+}
+
+static void unit_name(char* buf, size_t cap, uint32_t index) {
+  snprintf(buf, cap, "air_unit_%u", index);
+}
 
 /* Outermost candidates: a compiled op's nested ops belong to it. */
 static void collect(collect_t* c, const air_op_t* op) {
   if (c->st) return;
+  uint32_t index = c->index++;
   if (air_cg_unit_candidate(c->p, op)) {
+    c->index = index + subtree_size(op);
     char name[32];
-    snprintf(name, sizeof name, "air_unit_%u", c->cp->n_units);
+    unit_name(name, sizeof name, index);
     air_status_t st = air_cg_module_add(c->m, c->p, op, name);
     if (st && air_status_code(st) == AIR_STATUS_UNIMPLEMENTED) {
       air_status_free(st);
@@ -46,6 +67,7 @@ static void collect(collect_t* c, const air_op_t* op) {
       memset(u, 0, sizeof *u);
       u->op = op;
       u->n_out = op->n_results;
+      u->index = index;
     }
     return;
   }
@@ -83,7 +105,7 @@ static air_status_t compile(const air_allocator_t* allocator, const air_program_
     release(cp);
     return st;
   }
-  collect_t c = {cp, program, m, NULL};
+  collect_t c = {cp, program, m, 0, NULL};
   collect(&c, program->module);
   st = c.st;
   cp->stats.n_units = cp->n_units;
@@ -120,7 +142,7 @@ static air_status_t compile(const air_allocator_t* allocator, const air_program_
     u->in = cp->ins + at;
     at += u->n_in;
     char name[32];
-    snprintf(name, sizeof name, "air_unit_%u", i);
+    unit_name(name, sizeof name, u->index);
     void* fn = NULL;
     st = air_cg_jit_lookup(cp->jit, name, &fn);
     u->fn = (air_cg_fn_t)(uintptr_t)fn;
@@ -153,13 +175,47 @@ static void stats(const air_cg_program_t* cp, air_cg_stats_t* out) {
   else memset(out, 0, sizeof *out);
 }
 
+/* One x86-64 object with every unit (hal/compiled.h, emit_object). */
+static air_status_t emit_object(const air_allocator_t* allocator, const air_program_t* program,
+                                void** bytes, size_t* size, uint32_t* n_units) {
+  *bytes = NULL, *size = 0, *n_units = 0;
+  air_allocator_t a = *allocator;
+  air_cg_program_t* cp = air_mem_calloc(&a, 1, sizeof *cp); /* only its unit list */
+  if (!cp) return AIR_STATUS_OOM(&a, "compiled program");
+  cp->alloc = a;
+  air_cg_target_t t;
+  air_cg_module_t* m = NULL;
+  air_status_t st = air_cg_target_init(AIR_CG_ARCH_X86_64, NULL, NULL, &t);
+  if (!st) st = air_cg_module_create(&a, &t, "air_program", &m);
+  if (!st) {
+    collect_t c = {cp, program, m, 0, NULL};
+    collect(&c, program->module);
+    st = c.st;
+  }
+  if (!st && cp->n_units) {
+    st = air_cg_module_optimize(m);
+    if (!st) st = air_cg_module_object(m, bytes, size);
+    if (!st) *n_units = cp->n_units;
+  }
+  air_cg_module_free(m);
+  release(cp);
+  return st;
+}
+
 static const air_cg_hooks_t k_hooks = {
     .abi_version = AIR_CG_ABI_VERSION,
     .name = "llvm-16",
+    .build = AIR_VERSION_STRING,
     .compile = compile,
     .release = release,
     .find = find,
     .stats = stats,
+    .emit_object = emit_object,
 };
 
 const air_cg_hooks_t* air_cg_hooks(void) { return &k_hooks; }
+
+/* What libairrt_codegen.so exports (and nothing else): the runtime finds the
+ * generator through this name (hal/codegen_load.c). */
+__attribute__((visibility("default"))) const air_cg_hooks_t* air_codegen_hooks(void);
+const air_cg_hooks_t* air_codegen_hooks(void) { return &k_hooks; }

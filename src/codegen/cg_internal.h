@@ -57,7 +57,16 @@ typedef struct cg_fn_t {
   air_status_t st;          /* first failure (the unit is then dropped) */
 } cg_fn_t;
 
+static inline LLVMValueRef cg_ci64(cg_fn_t* f, int64_t v) {
+  return LLVMConstInt(f->m->i64, (unsigned long long)v, 1);
+}
+
 /* cg_emit.c */
+/* The memref input `v` of the unit, or NULL. */
+cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v);
+/* Emits a block's ops up to its terminator (counting op indices); returns the
+ * terminator, or NULL. */
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
 /* True when the generator covers `op` and everything nested in it. */
 bool cg_op_supported(const air_program_t* p, const air_op_t* op);
 /* Fails the emission with UNIMPLEMENTED naming `op` (first failure wins). */
@@ -70,6 +79,11 @@ void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x);
 /* The LLVM type of a scalar element type. */
 LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem);
 uint32_t cg_value_elem(const air_program_t* p, air_vid_t v);
+
+/* cg_linalg.c */
+/* linalg.generic with linear maps and a scalar body (what cg_linalg.c says). */
+bool cg_generic_supported(const air_program_t* p, const air_op_t* op);
+void cg_emit_generic(cg_fn_t* f, const air_op_t* op);
 
 /* cg_scalar.c */
 bool cg_scalar_supported(const air_program_t* p, const air_op_t* op);

@@ -231,7 +231,9 @@ struct air_cg_jit_t {
  * into memset/memcpy); nothing else of the process is visible to it. */
 static int allow_symbol(void* ctx, LLVMOrcSymbolStringPoolEntryRef sym) {
   (void)ctx;
-  static const char* const k_allowed[] = {"fmax", "fmin", "memcpy", "memmove", "memset"};
+#define AIR_CG_NAME(n) #n,
+  static const char* const k_allowed[] = {AIR_CG_EXTERNALS(AIR_CG_NAME)};
+#undef AIR_CG_NAME
   const char* s = LLVMOrcSymbolStringPoolEntryStr(sym);
   for (size_t i = 0; i < sizeof k_allowed / sizeof k_allowed[0]; ++i)
     if (!strcmp(s, k_allowed[i])) return 1;

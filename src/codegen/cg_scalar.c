@@ -20,10 +20,6 @@ LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsig
   return LLVMBuildCall2(f->b, ty, decl, args, n_args, "");
 }
 
-static LLVMValueRef ci64(cg_fn_t* f, int64_t v) {
-  return LLVMConstInt(f->m->i64, (unsigned long long)v, 1);
-}
-
 static bool is_float(uint32_t e) { return air_elem_is_float((air_elem_kind_t)e); }
 static uint32_t bits_of(uint32_t e) {
   return e == AIR_ELEM_I1 ? 1 : air_elem_size((air_elem_kind_t)e) * 8;
@@ -156,7 +152,7 @@ static LLVMValueRef checked(cg_fn_t* f, const char* name, LLVMValueRef a, LLVMVa
 static LLVMValueRef floordiv(cg_fn_t* f, LLVMValueRef a, LLVMValueRef b) {
   LLVMBuilderRef B = f->b;
   LLVMValueRef q = LLVMBuildSDiv(B, a, b, ""), r = LLVMBuildSRem(B, a, b, "");
-  LLVMValueRef zero = ci64(f, 0);
+  LLVMValueRef zero = cg_ci64(f, 0);
   LLVMValueRef inexact = LLVMBuildICmp(B, LLVMIntNE, r, zero, "");
   LLVMValueRef signs = LLVMBuildXor(B, LLVMBuildICmp(B, LLVMIntSLT, a, zero, ""),
                                     LLVMBuildICmp(B, LLVMIntSLT, b, zero, ""), "");
@@ -166,15 +162,15 @@ static LLVMValueRef floordiv(cg_fn_t* f, LLVMValueRef a, LLVMValueRef b) {
 
 static void check_div(cg_fn_t* f, LLVMValueRef l, LLVMValueRef r) {
   LLVMBuilderRef B = f->b;
-  LLVMValueRef z = LLVMBuildICmp(B, LLVMIntEQ, r, ci64(f, 0), "");
-  LLVMValueRef ov = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, l, ci64(f, INT64_MIN), ""),
-                                 LLVMBuildICmp(B, LLVMIntEQ, r, ci64(f, -1), ""), "");
+  LLVMValueRef z = LLVMBuildICmp(B, LLVMIntEQ, r, cg_ci64(f, 0), "");
+  LLVMValueRef ov = LLVMBuildAnd(B, LLVMBuildICmp(B, LLVMIntEQ, l, cg_ci64(f, INT64_MIN), ""),
+                                 LLVMBuildICmp(B, LLVMIntEQ, r, cg_ci64(f, -1), ""), "");
   cg_fail_if(f, LLVMBuildOr(B, z, ov, ""), AIR_CG_DIV);
 }
 
 LLVMValueRef cg_affine(cg_fn_t* f, const air_aff_t* e, LLVMValueRef* dims, LLVMValueRef* syms) {
   switch (e->kind) {
-    case AIR_AFF_CONST: return ci64(f, e->value);
+    case AIR_AFF_CONST: return cg_ci64(f, e->value);
     case AIR_AFF_DIM: return dims[e->value];
     case AIR_AFF_SYM: return syms[e->value];
     default: break;
@@ -185,9 +181,9 @@ LLVMValueRef cg_affine(cg_fn_t* f, const air_aff_t* e, LLVMValueRef* dims, LLVMV
     case AIR_AFF_ADD: return checked(f, "llvm.sadd.with.overflow", l, r);
     case AIR_AFF_MUL: return checked(f, "llvm.smul.with.overflow", l, r);
     case AIR_AFF_MOD: {
-      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntSLE, r, ci64(f, 0), ""), AIR_CG_DIV);
+      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntSLE, r, cg_ci64(f, 0), ""), AIR_CG_DIV);
       LLVMValueRef m = LLVMBuildSRem(B, l, r, "");
-      LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, m, ci64(f, 0), "");
+      LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntSLT, m, cg_ci64(f, 0), "");
       return LLVMBuildSelect(B, neg, LLVMBuildAdd(B, m, r, ""), m, "");
     }
     case AIR_AFF_FLOORDIV:
@@ -195,10 +191,10 @@ LLVMValueRef cg_affine(cg_fn_t* f, const air_aff_t* e, LLVMValueRef* dims, LLVMV
       return floordiv(f, l, r);
     case AIR_AFF_CEILDIV: {
       check_div(f, l, r);
-      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntEQ, l, ci64(f, INT64_MIN), ""), AIR_CG_DIV);
+      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntEQ, l, cg_ci64(f, INT64_MIN), ""), AIR_CG_DIV);
       return LLVMBuildNeg(B, floordiv(f, LLVMBuildNeg(B, l, ""), r), "");
     }
-    default: return ci64(f, 0);
+    default: return cg_ci64(f, 0);
   }
 }
 
@@ -276,9 +272,9 @@ static LLVMValueRef int_binary(cg_fn_t* f, const air_op_t* op, uint32_t el, LLVM
       } else if (op->kind == AIR_OP_DIVSI) {
         x = q;
       } else {
-        LLVMValueRef inexact = LLVMBuildICmp(B, LLVMIntNE, r, ci64(f, 0), "");
-        LLVMValueRef same = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildICmp(B, LLVMIntSLT, sa, ci64(f, 0), ""),
-                                          LLVMBuildICmp(B, LLVMIntSLT, sb, ci64(f, 0), ""), "");
+        LLVMValueRef inexact = LLVMBuildICmp(B, LLVMIntNE, r, cg_ci64(f, 0), "");
+        LLVMValueRef same = LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildICmp(B, LLVMIntSLT, sa, cg_ci64(f, 0), ""),
+                                          LLVMBuildICmp(B, LLVMIntSLT, sb, cg_ci64(f, 0), ""), "");
         if (op->kind == AIR_OP_CEILDIVSI) {
           LLVMValueRef adj = LLVMBuildAnd(B, inexact, same, "");
           x = LLVMBuildAdd(B, q, LLVMBuildZExt(B, adj, f->m->i64, ""), "");
@@ -290,18 +286,18 @@ static LLVMValueRef int_binary(cg_fn_t* f, const air_op_t* op, uint32_t el, LLVM
       break;
     }
     case AIR_OP_DIVUI: case AIR_OP_REMUI:
-      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntEQ, ub, ci64(f, 0), ""), AIR_CG_DIV);
+      cg_fail_if(f, LLVMBuildICmp(B, LLVMIntEQ, ub, cg_ci64(f, 0), ""), AIR_CG_DIV);
       x = op->kind == AIR_OP_DIVUI ? LLVMBuildUDiv(B, ua, ub, "") : LLVMBuildURem(B, ua, ub, "");
       break;
     case AIR_OP_SHLI: case AIR_OP_SHRUI: case AIR_OP_SHRSI: {
-      LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, ub, ci64(f, bits), "");
-      LLVMValueRef amt = LLVMBuildSelect(B, big, ci64(f, 0), ub, "");
+      LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, ub, cg_ci64(f, bits), "");
+      LLVMValueRef amt = LLVMBuildSelect(B, big, cg_ci64(f, 0), ub, "");
       if (op->kind == AIR_OP_SHLI) {
-        x = LLVMBuildSelect(B, big, ci64(f, 0), LLVMBuildShl(B, ua, amt, ""), "");
+        x = LLVMBuildSelect(B, big, cg_ci64(f, 0), LLVMBuildShl(B, ua, amt, ""), "");
       } else if (op->kind == AIR_OP_SHRUI) {
-        x = LLVMBuildSelect(B, big, ci64(f, 0), LLVMBuildLShr(B, ua, amt, ""), "");
+        x = LLVMBuildSelect(B, big, cg_ci64(f, 0), LLVMBuildLShr(B, ua, amt, ""), "");
       } else {
-        LLVMValueRef fillv = LLVMBuildAShr(B, sa, ci64(f, 63), "");
+        LLVMValueRef fillv = LLVMBuildAShr(B, sa, cg_ci64(f, 63), "");
         x = LLVMBuildSelect(B, big, fillv, LLVMBuildAShr(B, sa, amt, ""), "");
       }
       break;
@@ -343,7 +339,7 @@ static LLVMValueRef float_binary(cg_fn_t* f, const air_op_t* op, uint32_t el, LL
       LLVMValueRef uno = LLVMBuildFCmp(B, LLVMRealUNO, da, db, "");
       LLVMValueRef eq = LLVMBuildFCmp(B, LLVMRealOEQ, da, db, "");
       LLVMValueRef sa = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildBitCast(B, da, f->m->i64, ""),
-                                      ci64(f, 0), "");
+                                      cg_ci64(f, 0), "");
       /* equal: max picks b when a is -0 (signbit), min picks a when a is -0 */
       LLVMValueRef on_eq = mx ? LLVMBuildSelect(B, sa, db, da, "") : LLVMBuildSelect(B, sa, da, db, "");
       LLVMValueRef gt = LLVMBuildFCmp(B, mx ? LLVMRealOGT : LLVMRealOLT, da, db, "");

@@ -202,7 +202,7 @@ air_status_t air_command_buffer_dispatch_transient(air_command_buffer_t* cb, air
                       "executable has %u)", ordinal, e->n_entries);
   air_dispatch_options_t opts = {0};
   if (options) opts = *options;
-  if (opts.flags & ~(uint32_t)AIR_DISPATCH_DYNAMIC)
+  if (opts.flags & ~(uint32_t)(AIR_DISPATCH_DYNAMIC | AIR_DISPATCH_INTERPRET))
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
                       "air_command_buffer_dispatch: unknown flags 0x%x", opts.flags);
   if (opts.watchdog_ns < 0)

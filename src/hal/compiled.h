@@ -69,6 +69,14 @@ const air_op_t* air_cg_op_at(const air_op_t* unit, uint32_t index);
 uint32_t air_cg_unit_inputs(const air_program_t* p, const air_op_t* op, air_vid_t* out,
                             uint32_t cap);
 
+/* A program's compiled units as the executor reaches them: a lookup by op (the
+ * CPU driver's, hal/cpu/cpu_code.c: JIT or linked from an artifact). Read-only;
+ * shared by concurrent runs. */
+typedef struct air_cg_code_t {
+  const void* self;
+  const struct air_cg_unit_t* (*find)(const void* self, const air_op_t* op);
+} air_cg_code_t;
+
 /*---------------------------------------------------------------------------*/
 /* The hook table                                                            */
 /*---------------------------------------------------------------------------*/
@@ -81,6 +89,7 @@ typedef struct air_cg_unit_t {
   air_cg_fn_t fn;
   uint32_t n_in, n_out;
   const air_vid_t* in;   /* n_in inputs, as air_cg_unit_inputs lists them */
+  uint32_t index;        /* op's preorder index in the module (its symbol's number) */
 } air_cg_unit_t;
 
 typedef struct air_cg_stats_t {
@@ -94,6 +103,9 @@ typedef struct air_cg_stats_t {
 typedef struct air_cg_hooks_t {
   uint32_t abi_version;  /* AIR_CG_ABI_VERSION */
   const char* name;      /* "llvm-16" */
+  /* AIR_VERSION_STRING of the libairrt it was built with: the generator reads
+   * the program's IR structures, so it must come from the same build. */
+  const char* build;
   /* JIT-compiles every unit of `program` (which must outlive the result). An
    * op it does not cover is left out (the interpreter runs it), not an error. */
   air_status_t (*compile)(const air_allocator_t* allocator, const air_program_t* program,
@@ -102,8 +114,30 @@ typedef struct air_cg_hooks_t {
   /* The compiled unit for `op`, or NULL. */
   const air_cg_unit_t* (*find)(const air_cg_program_t* compiled, const air_op_t* op);
   void (*stats)(const air_cg_program_t* compiled, air_cg_stats_t* out);
+  /* Emits every unit of `program` into one relocatable x86-64 object for an
+   * artifact (the loader's rules: hal/host_object.h), each unit the function
+   * "air_unit_<N>" where N is the unit op's preorder index in the module
+   * (air_cg_op_at(program->module, N)). `*bytes` is NULL (and `*n_units` 0) when
+   * the program has no unit; the bytes are the allocator's. */
+  air_status_t (*emit_object)(const air_allocator_t* allocator, const air_program_t* program,
+                              void** bytes, size_t* size, uint32_t* n_units);
 } air_cg_hooks_t;
 
-#define AIR_CG_ABI_VERSION 1u
+#define AIR_CG_ABI_VERSION 2u
+
+/* The C library functions generated code may call (libm for maxnumf/minnumf and
+ * math ops, the mem* functions LLVM makes of loop idioms): the JIT resolves only
+ * these, and the object loader (hal/host_object.c) links only these. X(name). */
+#define AIR_CG_EXTERNALS(X)                                                                  \
+  X(fmax) X(fmin) X(fmaxf) X(fminf) X(memcpy) X(memmove) X(memset) X(fma) X(fmaf) X(sqrt)     \
+  X(sqrtf) X(cbrt) X(cbrtf) X(exp) X(expf) X(exp2) X(exp2f) X(expm1) X(expm1f) X(log) X(logf) \
+  X(log2) X(log2f) X(log10) X(log10f) X(log1p) X(log1pf) X(pow) X(powf) X(sin) X(sinf)       \
+  X(cos) X(cosf) X(tan) X(tanf) X(tanh) X(tanhf) X(atan) X(atanf) X(atan2) X(atan2f) X(erf)   \
+  X(erff) X(floor) X(floorf) X(ceil) X(ceilf) X(round) X(roundf) X(rint) X(rintf) X(trunc)    \
+  X(truncf) X(fabs) X(fabsf) X(copysign) X(copysignf)
+
+/* The one symbol a code generator library exports: it returns its hook table. */
+#define AIR_CG_ENTRY_SYMBOL "air_codegen_hooks"
+typedef const air_cg_hooks_t* (*air_cg_entry_fn_t)(void);
 
 #endif /* AIR_HAL_COMPILED_H_ */

@@ -32,6 +32,7 @@
 #include "air/executable.h"
 #include "air/kernel.h"
 #include "air/program.h"
+#include "scheduler/artifact/artifact.h"
 #include "scheduler/schedule.h"
 
 /* An op of the program (runtime/ir.h); drivers that run the IR include that. */
@@ -78,9 +79,11 @@ typedef struct air_device_vtable_t {
   air_status_t (*buffer_import)(air_device_t* device, void* host_ptr, uint64_t size,
                                 uint32_t flags, air_buffer_t** out_buffer);
   /* `loaded` (NULL, or a schedule read from an artifact for one entry of
-   * `program`) is taken over on success. */
+   * `program`) is taken over on success. `code` (NULL, or the host code the
+   * artifact carried, docs/artifact.md) is borrowed for the call. */
   air_status_t (*executable_create)(air_device_t* device, const air_program_t* program,
                                     uint32_t flags, air_schedule_t* loaded,
+                                    const air_artifact_code_t* code,
                                     air_executable_t** out_executable);
   air_status_t (*command_buffer_create)(air_device_t* device, uint32_t flags,
                                         air_command_buffer_t** out_command_buffer);
@@ -177,6 +180,10 @@ struct air_executable_t {
   air_program_t* owned_program; /* loaded from an artifact: destroyed with it */
   uint32_t n_entries;
   air_entry_t* entries;
+  /* What runs compiled, filled by the driver (air_executable_code_info);
+   * `code_why` holds the why_none text. Zero: nothing. */
+  air_code_info_t code_info;
+  char code_why[256];
 };
 
 typedef struct air_executable_vtable_t {

@@ -173,7 +173,7 @@ void air_executable_deinit(air_executable_t* e) {
  * refuses options it cannot honour. */
 static air_status_t create_with(air_device_t* device, const air_program_t* program,
                                 const air_executable_options_t* o, air_schedule_t* loaded,
-                                air_executable_t** out) {
+                                const air_artifact_code_t* code, air_executable_t** out) {
   static const air_executable_options_t k_none = {0, NULL, NULL, NULL};
   const air_device_vtable_t* vt = AIR_DEVICE_VTABLE(device);
   if (!o) o = &k_none;
@@ -186,7 +186,7 @@ static air_status_t create_with(air_device_t* device, const air_program_t* progr
                       "an NPU (xrt:N)", device->info.name,
                       o->xclbin ? "xclbin" : o->kernel ? "kernel name" : "instruction stream");
   }
-  return vt->executable_create(device, program, o->flags, loaded, out);
+  return vt->executable_create(device, program, o->flags, loaded, code, out);
 }
 
 air_status_t air_executable_create_with_options(air_device_t* device,
@@ -198,10 +198,10 @@ air_status_t air_executable_create_with_options(air_device_t* device,
                       "air_executable_create: NULL argument");
   *out_executable = NULL;
   uint32_t flags = options ? options->flags : 0;
-  if (flags & ~(uint32_t)AIR_EXECUTABLE_NO_SCHEDULE)
+  if (flags & ~(uint32_t)(AIR_EXECUTABLE_NO_SCHEDULE | AIR_EXECUTABLE_NO_COMPILE))
     return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create: unknown flags 0x%x", flags);
-  return create_with(device, program, options, NULL, out_executable);
+  return create_with(device, program, options, NULL, NULL, out_executable);
 }
 
 air_status_t air_executable_create(air_device_t* device, const air_program_t* program,
@@ -210,12 +210,16 @@ air_status_t air_executable_create(air_device_t* device, const air_program_t* pr
   return air_executable_create_with_options(device, program, &o, out_executable);
 }
 
-/* The executable takes the program; the schedule goes to its entry. */
+/* The executable takes the program; the schedule goes to its entry; the host
+ * code (docs/artifact.md, `.air.code`) is the driver's to link or ignore during
+ * the call, and freed here. */
 static air_status_t create_loaded(air_device_t* device, air_program_t* program,
-                                  air_schedule_t* schedule,
+                                  air_schedule_t* schedule, air_artifact_code_t* code,
                                   const air_executable_options_t* options,
                                   air_executable_t** out) {
-  air_status_t st = create_with(device, program, options, schedule, out);
+  air_status_t st = create_with(device, program, options, schedule, code->object ? code : NULL, out);
+  const air_allocator_t* a = air_context_allocator(device->context);
+  if (code->object) a->free(a->self, code->object);
   if (st) {
     air_program_destroy(program);
     return st;
@@ -232,9 +236,10 @@ air_status_t air_executable_create_from_artifact(air_device_t* device, const voi
   *out = NULL;
   air_program_t* program = NULL;
   air_schedule_t* schedule = NULL;
-  AIR_RETURN_IF_ERROR(
-      air_artifact_read(device->context, data, size, "<memory>", &program, &schedule));
-  return create_loaded(device, program, schedule, NULL, out);
+  air_artifact_code_t code;
+  AIR_RETURN_IF_ERROR(air_artifact_read_ex(device->context, data, size, "<memory>", &program,
+                                           &schedule, &code));
+  return create_loaded(device, program, schedule, &code, NULL, out);
 }
 
 air_status_t air_executable_create_from_file_with_options(
@@ -244,14 +249,17 @@ air_status_t air_executable_create_from_file_with_options(
     return AIR_STATUS(device ? &device->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create_from_file: NULL argument");
   *out = NULL;
-  if (options && options->flags)
+  /* AIR_EXECUTABLE_NO_COMPILE only: the artifact's host code is then ignored. */
+  if (options && (options->flags & ~(uint32_t)AIR_EXECUTABLE_NO_COMPILE))
     return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
                       "air_executable_create_from_file: flags 0x%x with an artifact, whose "
                       "schedule is fixed", options->flags);
   air_program_t* program = NULL;
   air_schedule_t* schedule = NULL;
-  AIR_RETURN_IF_ERROR(air_artifact_read_file(device->context, path, &program, &schedule));
-  return create_loaded(device, program, schedule, options, out);
+  air_artifact_code_t code;
+  AIR_RETURN_IF_ERROR(
+      air_artifact_read_file_ex(device->context, path, &program, &schedule, &code));
+  return create_loaded(device, program, schedule, &code, options, out);
 }
 
 air_status_t air_executable_create_from_file(air_device_t* device, const char* path,
@@ -377,5 +385,16 @@ air_status_t air_executable_schedule_info(const air_executable_t* e, uint32_t or
   }
   transient_of(sc, &out->transient_bytes, &out->transient_alignment);
   out->compile_ns = sc->compile_ns;
+  return NULL;
+}
+
+air_status_t air_executable_code_info(const air_executable_t* e, air_code_info_t* out) {
+  if (!e || !out)
+    return AIR_STATUS(e ? &e->allocator : NULL, AIR_STATUS_INVALID_ARGUMENT,
+                      "air_executable_code_info: NULL argument");
+  *out = e->code_info;
+  if (!out->source) out->source = "none";
+  if (!out->units && !out->why_none)
+    out->why_none = e->code_why[0] ? e->code_why : "this device's driver runs no host code";
   return NULL;
 }

@@ -1,240 +1,23 @@
 /* aie_lower.c - an mlir-aie device module's runtime sequence to TXN (see insts.h).
  *
  * Two passes over the device's ops: the first collects what sequence ops refer
- * to (tiles with their controller ids, shim DMA allocations); the second lowers
- * the chosen sequence op by op. Per-op semantics follow NPU-DMA.md §5-§11:
- * dma_memcpy_nd becomes the BD blockwrite, then its address patch, then (with a
- * token and a controller id) the controller maskwrite, then the queue push. */
+ * to (aie_sym.c: tiles, allocations, buffers, locks); the second lowers the
+ * chosen sequence op by op, DMA tasks through aie_task.c. Per-op semantics follow
+ * NPU-DMA.md §5-§11: dma_memcpy_nd becomes the BD blockwrite, then its address
+ * patch, then (with a token and a controller id) the controller maskwrite, then
+ * the queue push. */
 #include <stddef.h>
 #include <string.h>
 
 #include "npu/aie_read.h"
+#include "npu/aie_sym.h"
+#include "npu/aie_task.h"
 #include "npu/bd.h"
 #include "npu/insts.h"
 #include "npu/npu.h"
 #include "npu/txn.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
-
-typedef struct tile_t {
-  aie_span_t name;
-  uint32_t col, row;
-  int32_t ctrl_pkt_id; /* -1: no controller_id */
-} tile_t;
-
-typedef struct alloc_t {
-  aie_span_t sym;
-  uint32_t col, row, channel;
-  air_npu_dir_t dir;
-} alloc_t;
-
-typedef enum val_kind_e { VAL_MEMREF_ARG, VAL_SCALAR_ARG, VAL_CONST, VAL_GLOBAL } val_kind_t;
-
-typedef struct value_t {
-  aie_span_t name;
-  val_kind_t kind;
-  int64_t v;            /* CONST */
-  uint32_t memref_idx;  /* MEMREF_ARG: index among the memref arguments */
-  uint32_t elem_bits;   /* MEMREF_ARG */
-  uint32_t global_op;   /* GLOBAL: the memref.global op */
-} value_t;
-
-typedef struct lower_t {
-  const aie_module_t* m;
-  const air_allocator_t* a;
-  const air_npu_device_t* dev;
-  uint32_t device_op;
-  air_txn_t txn;
-  bool fold;
-  tile_t* tiles;
-  uint32_t n_tiles, cap_tiles;
-  alloc_t* allocs;
-  uint32_t n_allocs, cap_allocs;
-  value_t* vals;
-  uint32_t n_vals, cap_vals;
-  uint32_t n_memref_args;
-} lower_t;
-
-#define ERR(line, col, ...) aie_error(L->m, (line), (col), __VA_ARGS__)
-
-static const aie_op_t* OP(const lower_t* L, uint32_t i) { return &L->m->ops[i]; }
-
-static air_status_t push(lower_t* L, void** data, uint32_t* n, uint32_t* cap, size_t elem,
-                         const void* item) {
-  if (!air_mem_grow(L->a, data, cap, (size_t)*n + 1, elem))
-    return AIR_STATUS_OOM(L->a, "mlir-aie symbol table");
-  memcpy((char*)*data + (size_t)(*n)++ * elem, item, elem);
-  return NULL;
-}
-#define PUSH(L, arr, item) \
-  push((L), (void**)&(L)->arr, &(L)->n_##arr, &(L)->cap_##arr, sizeof *(L)->arr, (item))
-
-static const value_t* find_val(const lower_t* L, aie_span_t name) {
-  for (uint32_t i = L->n_vals; i-- > 0;)
-    if (aie_span_eq(L->vals[i].name, name)) return &L->vals[i];
-  return NULL;
-}
-
-static aie_span_t tok_name(const air_token_t* t) {
-  aie_span_t s = {t->name, t->name_len};
-  return s;
-}
-
-/* A u32-valued integer attribute: [0, 2^32), or also [-2^31, 0) taken as its
- * two's complement when `word` (register values printed as signed i32). */
-static air_status_t attr_u32(lower_t* L, const aie_attrs_t* at, const char* key, bool required,
-                             bool word, uint32_t* out) {
-  int64_t v;
-  AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, at, key, required, 0, word ? INT32_MIN : 0,
-                                    UINT32_MAX, &v));
-  *out = (uint32_t)v;
-  return NULL;
-}
-
-/* The optional column/row of write32-like ops: absolute address or flat. */
-static air_status_t op_address(lower_t* L, const aie_attrs_t* at, const char* key,
-                               uint32_t* out) {
-  uint32_t addr;
-  AIR_RETURN_IF_ERROR(attr_u32(L, at, key, true, false, &addr));
-  const aie_attr_t* c = aie_attrs_find(at, "column");
-  const aie_attr_t* r = aie_attrs_find(at, "row");
-  if (!c && !r) {
-    *out = addr;
-    return NULL;
-  }
-  if (!c || !r) return ERR(at->line, at->col, "'column' and 'row' go together");
-  int64_t col, row;
-  AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, at, "column", true, 0, 0, L->dev->cols - 1, &col));
-  AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, at, "row", true, 0, 0, L->dev->rows - 1, &row));
-  const aie_attr_t* k = aie_attrs_find(at, key);
-  if (!air_npu_tile_addr((uint32_t)col, (uint32_t)row, addr, out))
-    return ERR(k->line, k->col, "%s 0x%x is past a tile's 20-bit register space", key, addr);
-  return NULL;
-}
-
-/* Parses the trailing `{...}` of an op's head (an empty dict when absent). */
-static air_status_t op_attrs(lower_t* L, aie_cur_t* c, const aie_op_t* op, aie_attrs_t* at) {
-  while (!aie_cur_is(c, AIR_TK_EOF) && !aie_cur_is(c, AIR_TK_LBRACE))
-    AIR_RETURN_IF_ERROR(aie_cur_skip(c));
-  if (aie_cur_is(c, AIR_TK_LBRACE)) return aie_cur_attrs(c, at);
-  at->n = 0;
-  at->line = op->line;
-  at->col = op->col;
-  return NULL;
-}
-
-/*--- device-level ops ------------------------------------------------------------*/
-
-static air_status_t collect_tile(lower_t* L, const aie_op_t* op) {
-  aie_cur_t c;
-  aie_cur_init(&c, L->m, op);
-  int64_t col, row;
-  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
-  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &col));
-  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
-  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &row));
-  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_RPAREN, "')'"));
-  if (col < 0 || col >= L->dev->cols || row < 0 || row >= L->dev->rows)
-    return ERR(op->line, op->col, "tile (%lld, %lld) is outside %s (%u columns, %u rows)",
-               (long long)col, (long long)row, L->dev->name, L->dev->cols, L->dev->rows);
-  tile_t t = {op->result, (uint32_t)col, (uint32_t)row, -1};
-  aie_attrs_t at;
-  AIR_RETURN_IF_ERROR(op_attrs(L, &c, op, &at));
-  const aie_attr_t* ctrl = aie_attrs_find(&at, "controller_id");
-  if (ctrl) {
-    if (ctrl->kind != AIE_ATTR_PACKET || ctrl->j > 31)
-      return ERR(ctrl->line, ctrl->col, "controller_id must be a packet info with pkt_id <= 31");
-    t.ctrl_pkt_id = (int32_t)ctrl->j;
-  }
-  return PUSH(L, tiles, &t);
-}
-
-static air_status_t parse_dir(lower_t* L, aie_cur_t* c, air_npu_dir_t* out) {
-  if (aie_cur_is(c, AIR_TK_BARE)) {
-    aie_span_t s = {c->tok.s, c->tok.len};
-    if (aie_span_is(s, "MM2S") || aie_span_is(s, "S2MM")) {
-      *out = aie_span_is(s, "MM2S") ? AIR_NPU_MM2S : AIR_NPU_S2MM;
-      aie_cur_next(c);
-      return NULL;
-    }
-  }
-  return aie_cur_expected(c, "MM2S or S2MM");
-}
-
-/* `@sym(DIR, channel, column)` (older) or `@sym(%tile, DIR, channel)`. */
-static air_status_t collect_alloc(lower_t* L, const aie_op_t* op) {
-  aie_cur_t c;
-  aie_cur_init(&c, L->m, op);
-  if (!aie_cur_is(&c, AIR_TK_AT)) return aie_cur_expected(&c, "the allocation's @symbol");
-  alloc_t al = {tok_name(&c.tok), 0, 0, 0, AIR_NPU_MM2S};
-  aie_cur_next(&c);
-  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
-  int64_t ch, col = -1;
-  uint32_t line = c.tok.line, ccol = c.tok.col;
-  if (aie_cur_is(&c, AIR_TK_PERCENT)) {
-    aie_span_t tn = tok_name(&c.tok);
-    const tile_t* t = NULL;
-    for (uint32_t i = 0; i < L->n_tiles; ++i)
-      if (aie_span_eq(L->tiles[i].name, tn)) t = &L->tiles[i];
-    if (!t) return ERR(line, ccol, "'%%%.*s' is not an aie.tile of this device", (int)tn.len, tn.s);
-    if (t->row != AIR_NPU_SHIM_ROW)
-      return ERR(line, ccol, "a shim DMA allocation needs a shim tile (row 0), not row %u", t->row);
-    col = t->col;
-    aie_cur_next(&c);
-    AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
-    AIR_RETURN_IF_ERROR(parse_dir(L, &c, &al.dir));
-    AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
-    line = c.tok.line, ccol = c.tok.col;
-    AIR_RETURN_IF_ERROR(aie_cur_int(&c, &ch));
-  } else {
-    AIR_RETURN_IF_ERROR(parse_dir(L, &c, &al.dir));
-    AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
-    line = c.tok.line, ccol = c.tok.col;
-    AIR_RETURN_IF_ERROR(aie_cur_int(&c, &ch));
-    AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
-    uint32_t l2 = c.tok.line, c2 = c.tok.col;
-    AIR_RETURN_IF_ERROR(aie_cur_int(&c, &col));
-    if (col < 0 || col >= L->dev->cols)
-      return ERR(l2, c2, "column %lld is outside %s (columns 0..%u)", (long long)col,
-                 L->dev->name, L->dev->cols - 1);
-  }
-  if (ch < 0 || ch >= 2) return ERR(line, ccol, "shim DMA channel %lld: a shim tile has channels 0 and 1", (long long)ch);
-  al.channel = (uint32_t)ch;
-  al.col = (uint32_t)col;
-  return PUSH(L, allocs, &al);
-}
-
-static const alloc_t* find_alloc(const lower_t* L, aie_span_t sym) {
-  for (uint32_t i = 0; i < L->n_allocs; ++i)
-    if (aie_span_eq(L->allocs[i].sym, sym)) return &L->allocs[i];
-  return NULL;
-}
-
-/* The device op whose name is `name` and whose head starts with @sym, or AIE_NONE. */
-static uint32_t find_symbol_op(const lower_t* L, const char* name, aie_span_t sym) {
-  for (uint32_t i = OP(L, L->device_op)->first_child; i != AIE_NONE; i = OP(L, i)->next) {
-    if (!aie_span_is(OP(L, i)->name, name)) continue;
-    aie_cur_t c;
-    aie_cur_init(&c, L->m, OP(L, i));
-    while (!aie_cur_is(&c, AIR_TK_EOF) && !aie_cur_is(&c, AIR_TK_AT)) aie_cur_next(&c);
-    if (aie_cur_is(&c, AIR_TK_AT) && aie_span_eq(tok_name(&c.tok), sym)) return i;
-  }
-  return AIE_NONE;
-}
-
-static air_status_t lookup_alloc(lower_t* L, const aie_attr_t* at, const alloc_t** out) {
-  if (!at || at->kind != AIE_ATTR_SYM) return NULL; /* caller reports */
-  *out = find_alloc(L, at->sym);
-  if (*out) return NULL;
-  if (find_symbol_op(L, "aie.objectfifo", at->sym) != AIE_NONE)
-    return ERR(at->line, at->col,
-               "@%.*s is an aie.objectfifo: its shim channel is chosen by mlir-aie's objectfifo "
-               "lowering, which this reader does not run; give the module after that lowering "
-               "(it carries aie.shim_dma_allocation @%.*s)",
-               (int)at->sym.len, at->sym.s, (int)at->sym.len, at->sym.s);
-  return ERR(at->line, at->col, "no aie.shim_dma_allocation named @%.*s in this device",
-             (int)at->sym.len, at->sym.s);
-}
 
 /*--- blockwrite data --------------------------------------------------------------*/
 
@@ -243,13 +26,13 @@ static int hexv(char ch) {
          : ch >= 'A' && ch <= 'F' ? ch - 'A' + 10 : -1;
 }
 
-static air_status_t dense_value(lower_t* L, aie_cur_t* c, bool is_signed_ok, uint32_t** vals,
+static air_status_t dense_value(aie_lower_t* L, aie_cur_t* c, bool is_signed_ok, uint32_t** vals,
                                 uint32_t* n, uint32_t* cap) {
   uint32_t line = c->tok.line, col = c->tok.col;
   int64_t v;
   AIR_RETURN_IF_ERROR(aie_cur_int(c, &v));
   if (v < (is_signed_ok ? INT32_MIN : 0) || v > (int64_t)UINT32_MAX)
-    return ERR(line, col, "value %lld does not fit 32 bits", (long long)v);
+    return AIE_ERR(L, line, col, "value %lld does not fit 32 bits", (long long)v);
   if (!air_mem_grow(L->a, (void**)vals, cap, (size_t)*n + 1, sizeof **vals))
     return AIR_STATUS_OOM(L->a, "blockwrite data");
   (*vals)[(*n)++] = (uint32_t)v;
@@ -257,8 +40,8 @@ static air_status_t dense_value(lower_t* L, aie_cur_t* c, bool is_signed_ok, uin
 }
 
 /* `memref.global ... @sym : memref<NxiK> = dense<...>` -> 32-bit words. */
-static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint32_t* out_n) {
-  const aie_op_t* op = OP(L, gop);
+static air_status_t global_words(aie_lower_t* L, uint32_t gop, uint32_t** out, uint32_t* out_n) {
+  const aie_op_t* op = aie_op(L, gop);
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
   while (!aie_cur_is(&c, AIR_TK_EOF) && !aie_cur_is(&c, AIR_TK_COLON)) aie_cur_next(&c);
@@ -269,9 +52,9 @@ static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint3
   uint32_t tl = c.tok.line, tc = c.tok.col;
   AIR_RETURN_IF_ERROR(aie_cur_memref(&c, &bits, &is_int, &count));
   if (bits != 32 || !is_int)
-    return ERR(tl, tc, "blockwrite data must be a memref of 32-bit integers");
+    return AIE_ERR(L, tl, tc, "blockwrite data must be a memref of 32-bit integers");
   if (count == 0 || count > (1u << 24))
-    return ERR(tl, tc, "blockwrite data must have 1 to 2^24 words, not %llu", (unsigned long long)count);
+    return AIE_ERR(L, tl, tc, "blockwrite data must have 1 to 2^24 words, not %llu", (unsigned long long)count);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_EQUAL, "'=' and the global's initial value"));
   if (!(aie_cur_is(&c, AIR_TK_BARE) && c.tok.len == 5 && memcmp(c.tok.s, "dense", 5) == 0))
     return aie_cur_expected(&c, "a dense<...> initial value");
@@ -284,10 +67,10 @@ static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint3
     const char* h = c.tok.s + 1;
     size_t hl = c.tok.len >= 2 ? c.tok.len - 2 : 0;
     if (hl < 2 || h[0] != '0' || (h[1] != 'x' && h[1] != 'X') || (hl - 2) % 8)
-      return ERR(c.tok.line, c.tok.col, "hex dense data must be \"0x\" and whole 32-bit words");
+      return AIE_ERR(L, c.tok.line, c.tok.col, "hex dense data must be \"0x\" and whole 32-bit words");
     size_t words = (hl - 2) / 8;
     if (words != 1 && words != count)
-      return ERR(c.tok.line, c.tok.col, "hex dense data has %zu words for %llu elements", words,
+      return AIE_ERR(L, c.tok.line, c.tok.col, "hex dense data has %zu words for %llu elements", words,
                  (unsigned long long)count);
     if (!(vals = air_mem_calloc(L->a, count, sizeof *vals))) return AIR_STATUS_OOM(L->a, "data");
     for (size_t w = 0; w < words; ++w) {
@@ -296,7 +79,7 @@ static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint3
         int hi = hexv(h[2 + 8 * w + 2 * b]), lo = hexv(h[2 + 8 * w + 2 * b + 1]);
         if (hi < 0 || lo < 0) {
           air_mem_free(L->a, vals);
-          return ERR(c.tok.line, c.tok.col, "bad hex digit in dense data");
+          return AIE_ERR(L, c.tok.line, c.tok.col, "bad hex digit in dense data");
         }
         v |= (uint32_t)(hi * 16 + lo) << (8 * b);
       }
@@ -319,7 +102,7 @@ static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint3
       }
     } while (depth > 0);
     if (!s && n != count)
-      s = ERR(tl, tc, "dense data has %u values for %llu elements", n, (unsigned long long)count);
+      s = AIE_ERR(L, tl, tc, "dense data has %u values for %llu elements", n, (unsigned long long)count);
   } else {
     s = dense_value(L, &c, true, &vals, &n, &cap); /* a splat */
     if (!s && !air_mem_grow(L->a, (void**)&vals, &cap, count, sizeof *vals))
@@ -339,20 +122,20 @@ static air_status_t global_words(lower_t* L, uint32_t gop, uint32_t** out, uint3
 
 /*--- sequence ops ----------------------------------------------------------------*/
 
-static air_status_t lower_blockwrite(lower_t* L, const aie_op_t* op) {
+static air_status_t lower_blockwrite(aie_lower_t* L, const aie_op_t* op) {
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
   if (!aie_cur_is(&c, AIR_TK_PERCENT)) return aie_cur_expected(&c, "the data value");
-  const value_t* v = find_val(L, tok_name(&c.tok));
-  if (!v || v->kind != VAL_GLOBAL)
-    return ERR(c.tok.line, c.tok.col, "blockwrite data must come from memref.get_global");
+  const aie_value_t* v = aie_find_val(L, aie_tok_name(&c.tok));
+  if (!v || v->kind != AIE_VAL_GLOBAL)
+    return AIE_ERR(L, c.tok.line, c.tok.col, "blockwrite data must come from memref.get_global");
   aie_cur_next(&c);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_RPAREN, "')'"));
   aie_attrs_t at;
-  AIR_RETURN_IF_ERROR(op_attrs(L, &c, op, &at));
+  AIR_RETURN_IF_ERROR(aie_op_attrs(L, &c, op, &at));
   uint32_t addr;
-  AIR_RETURN_IF_ERROR(op_address(L, &at, "address", &addr));
+  AIR_RETURN_IF_ERROR(aie_op_address(L, &at, "address", &addr));
   int64_t col = 0, row = 0;
   if (aie_attrs_find(&at, "column")) {
     AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "column", true, 0, 0, 255, &col));
@@ -360,13 +143,13 @@ static air_status_t lower_blockwrite(lower_t* L, const aie_op_t* op) {
   }
   uint32_t* words = NULL;
   uint32_t n = 0;
-  AIR_RETURN_IF_ERROR(global_words(L, v->global_op, &words, &n));
+  AIR_RETURN_IF_ERROR(global_words(L, v->ref, &words, &n));
   air_txn_blockwrite(&L->txn, (uint8_t)col, (uint8_t)row, addr, words, n);
   air_mem_free(L->a, words);
   return NULL;
 }
 
-static air_status_t lower_writebd(lower_t* L, const aie_attrs_t* at) {
+static air_status_t lower_writebd(aie_lower_t* L, const aie_attrs_t* at) {
   static const struct { const char* key; size_t off; } k_fields[] = {
 #define F(name) {#name, offsetof(air_npu_bd_t, name)}
       F(bd_id), F(buffer_length), F(buffer_offset), F(d0_size), F(d0_stride), F(d1_size),
@@ -383,7 +166,7 @@ static air_status_t lower_writebd(lower_t* L, const aie_attrs_t* at) {
     bool required = strcmp(k_fields[i].key, "bd_id") == 0 ||
                     strcmp(k_fields[i].key, "buffer_length") == 0;
     uint32_t v;
-    AIR_RETURN_IF_ERROR(attr_u32(L, at, k_fields[i].key, required, false, &v));
+    AIR_RETURN_IF_ERROR(aie_attr_u32(L, at, k_fields[i].key, required, false, &v));
     memcpy((char*)&bd + k_fields[i].off, &v, sizeof v);
   }
   int64_t acq, rel, col, row;
@@ -396,41 +179,21 @@ static air_status_t lower_writebd(lower_t* L, const aie_attrs_t* at) {
   air_npu_tile_t kind = air_npu_tile_kind((uint32_t)row);
   uint32_t w[8];
   air_npu_why_t why;
-  if (!air_npu_bd_encode(L->dev, kind, &bd, w, why)) return ERR(at->line, at->col, "%s", why);
+  if (!air_npu_bd_encode(L->dev, kind, &bd, w, why)) return AIE_ERR(L, at->line, at->col, "%s", why);
   uint32_t addr;
   air_npu_tile_addr((uint32_t)col, (uint32_t)row, air_npu_bd_base(kind) + 0x20 * bd.bd_id, &addr);
   air_txn_blockwrite(&L->txn, 0, 0, addr, w, air_npu_bd_words(kind));
   return NULL;
 }
 
-/* A static value of an offsets/sizes/strides list: an integer or an arith.constant. */
-static air_status_t static_value(lower_t* L, aie_cur_t* c, uint64_t* out) {
-  if (aie_cur_is(c, AIR_TK_PERCENT)) {
-    const value_t* v = find_val(L, tok_name(&c->tok));
-    if (!v || v->kind != VAL_CONST)
-      return ERR(c->tok.line, c->tok.col, "'%%%.*s' is not a constant: only static sizes, "
-                 "strides and offsets are lowered", (int)c->tok.name_len, c->tok.name);
-    if (v->v < 0) return ERR(c->tok.line, c->tok.col, "negative value %lld", (long long)v->v);
-    *out = (uint64_t)v->v;
-    aie_cur_next(c);
-    return NULL;
-  }
-  int64_t i;
-  uint32_t line = c->tok.line, col = c->tok.col;
-  AIR_RETURN_IF_ERROR(aie_cur_int(c, &i));
-  if (i < 0) return ERR(line, col, "negative value %lld", (long long)i);
-  *out = (uint64_t)i;
-  return NULL;
-}
-
 /* `[a, b, c, d]` highest dimension first; fewer than 4 entries pad the high end. */
-static air_status_t dims(lower_t* L, aie_cur_t* c, uint64_t out[4], uint64_t pad) {
+static air_status_t dims(aie_lower_t* L, aie_cur_t* c, uint64_t out[4], uint64_t pad) {
   uint64_t v[4];
   int n = 0;
   AIR_RETURN_IF_ERROR(aie_cur_expect(c, AIR_TK_LSQUARE, "'['"));
   while (!aie_cur_accept(c, AIR_TK_RSQUARE)) {
     if (n == 4) return aie_cur_expected(c, "']' after at most 4 values");
-    AIR_RETURN_IF_ERROR(static_value(L, c, &v[n++]));
+    AIR_RETURN_IF_ERROR(aie_static_value(L, c, &v[n++]));
     if (!aie_cur_accept(c, AIR_TK_COMMA) && !aie_cur_is(c, AIR_TK_RSQUARE))
       return aie_cur_expected(c, "',' or ']'");
   }
@@ -438,7 +201,7 @@ static air_status_t dims(lower_t* L, aie_cur_t* c, uint64_t out[4], uint64_t pad
   return NULL;
 }
 
-static air_status_t lower_memcpy(lower_t* L, const aie_op_t* op) {
+static air_status_t lower_memcpy(aie_lower_t* L, const aie_op_t* op) {
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
@@ -449,9 +212,9 @@ static air_status_t lower_memcpy(lower_t* L, const aie_op_t* op) {
     aie_cur_next(&c);
   }
   uint32_t vline = c.tok.line, vcol = c.tok.col;
-  const value_t* v = find_val(L, tok_name(&c.tok));
-  if (!v || v->kind != VAL_MEMREF_ARG)
-    return ERR(vline, vcol, "'%%%.*s' is not a memref argument of the runtime sequence",
+  const aie_value_t* v = aie_find_val(L, aie_tok_name(&c.tok));
+  if (!v || v->kind != AIE_VAL_MEMREF_ARG)
+    return AIE_ERR(L, vline, vcol, "'%%%.*s' is not a memref argument of the runtime sequence",
                (int)c.tok.name_len, c.tok.name);
   aie_cur_next(&c);
   air_npu_nd_t nd;
@@ -461,7 +224,7 @@ static air_status_t lower_memcpy(lower_t* L, const aie_op_t* op) {
   AIR_RETURN_IF_ERROR(dims(L, &c, nd.strides, 0));
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_RPAREN, "')'"));
   aie_attrs_t at;
-  AIR_RETURN_IF_ERROR(op_attrs(L, &c, op, &at));
+  AIR_RETURN_IF_ERROR(aie_op_attrs(L, &c, op, &at));
   int64_t id, burst;
   AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "id", true, 0, 0, 15, &id));
   AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "burst_length", false, 0, 0, 512, &burst));
@@ -469,61 +232,146 @@ static air_status_t lower_memcpy(lower_t* L, const aie_op_t* op) {
   AIR_RETURN_IF_ERROR(aie_attrs_bool(L->m, &at, "issue_token", false, &token));
   const aie_attr_t* md = aie_attrs_find(&at, "metadata");
   if (!md || md->kind != AIE_ATTR_SYM)
-    return ERR(at.line, at.col, "dma_memcpy_nd needs metadata = @shim_dma_allocation");
-  const alloc_t* al = NULL;
-  AIR_RETURN_IF_ERROR(lookup_alloc(L, md, &al));
+    return AIE_ERR(L, at.line, at.col, "dma_memcpy_nd needs metadata = @shim_dma_allocation");
+  const aie_alloc_t* al = NULL;
+  AIR_RETURN_IF_ERROR(aie_lookup_alloc(L, md, &al));
   air_npu_bd_t bd;
   uint64_t off;
   uint32_t repeat;
   air_npu_why_t why;
-  if (!air_npu_nd_to_bd(&nd, &bd, &off, &repeat, why)) return ERR(op->line, op->col, "%s", why);
+  if (!air_npu_nd_to_bd(&nd, &bd, &off, &repeat, why)) return AIE_ERR(L, op->line, op->col, "%s", why);
   bd.bd_id = (uint32_t)id;
   bd.burst_length = (uint32_t)burst;
   const aie_attr_t* pk = aie_attrs_find(&at, "packet");
   if (pk) {
     if (pk->kind != AIE_ATTR_PACKET || pk->i > 7 || pk->j > 31)
-      return ERR(pk->line, pk->col, "packet must be <pkt_type = 0..7, pkt_id = 0..31>");
+      return AIE_ERR(L, pk->line, pk->col, "packet must be <pkt_type = 0..7, pkt_id = 0..31>");
     bd.enable_packet = 1;
     bd.packet_type = (uint32_t)pk->i;
     bd.packet_id = (uint32_t)pk->j;
   }
-  uint32_t w[8], bd_addr, ctrl_addr;
+  uint32_t w[8], bd_addr;
   if (!air_npu_bd_encode(L->dev, AIR_NPU_TILE_SHIM, &bd, w, why))
-    return ERR(op->line, op->col, "%s", why);
+    return AIE_ERR(L, op->line, op->col, "%s", why);
   air_npu_tile_addr(al->col, 0, air_npu_bd_base(AIR_NPU_TILE_SHIM) + 0x20 * bd.bd_id, &bd_addr);
-  air_npu_tile_addr(al->col, 0, air_npu_channel_ctrl(AIR_NPU_TILE_SHIM, al->dir, al->channel),
-                    &ctrl_addr);
   air_txn_blockwrite(&L->txn, 0, 0, bd_addr, w, 8);
+  if (off + v->byte_off > UINT32_MAX || (off + v->byte_off) % 4)
+    return AIE_ERR(L, op->line, op->col, "the offset with the view's, %llu bytes, is not a "
+                   "4-byte aligned 32-bit value", (unsigned long long)(off + v->byte_off));
   air_txn_ddr_patch(&L->txn, bd_addr + 4, v->memref_idx,
-                    air_txn_patch_arg_plus(v->memref_idx, off, L->fold));
+                    air_txn_patch_arg_plus(v->memref_idx, off + v->byte_off, L->fold));
   /* S2MM tasks always issue a token: the host waits on their completion. */
   if (al->dir == AIR_NPU_S2MM) token = true;
-  if (token) {
-    for (uint32_t i = 0; i < L->n_tiles; ++i)
-      if (L->tiles[i].col == al->col && L->tiles[i].row == 0 && L->tiles[i].ctrl_pkt_id >= 0) {
-        air_txn_maskwrite32(&L->txn, ctrl_addr, (uint32_t)L->tiles[i].ctrl_pkt_id << 8, 0x1F00);
-        break;
-      }
-  }
-  air_txn_write32(&L->txn, ctrl_addr + 4,
-                  air_npu_queue_word(bd.bd_id, repeat, token, AIR_NPU_TILE_SHIM));
+  aie_task_push(L, al->col, 0, al->dir, al->channel, bd.bd_id, repeat, token);
   return NULL;
 }
 
-static air_status_t lower_attr_op(lower_t* L, const aie_op_t* op, const char* kind) {
+/* `aiex.npu.push_queue (col, row, DIR : channel) {bd_id, issue_token, repeat_count}`. */
+static air_status_t lower_push_queue(aie_lower_t* L, const aie_op_t* op) {
+  aie_cur_t c;
+  aie_cur_init(&c, L->m, op);
+  int64_t col, row, ch;
+  air_npu_dir_t dir;
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
+  uint32_t line = c.tok.line, ccol = c.tok.col;
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &col));
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &row));
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
+  AIR_RETURN_IF_ERROR(aie_parse_dir(L, &c, &dir));
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COLON, "':'"));
+  uint32_t chl = c.tok.line, chc = c.tok.col;
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &ch));
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_RPAREN, "')'"));
+  if (col < 0 || col >= L->dev->cols || row < 0 || row >= L->dev->rows)
+    return AIE_ERR(L, line, ccol, "tile (%lld, %lld) is outside %s", (long long)col,
+                   (long long)row, L->dev->name);
+  air_npu_tile_t kind = air_npu_tile_kind((uint32_t)row);
+  if (ch < 0 || ch >= (int64_t)air_npu_channels(kind))
+    return AIE_ERR(L, chl, chc, "channel %lld: the tile has channels 0..%u", (long long)ch,
+                   air_npu_channels(kind) - 1);
+  aie_attrs_t at;
+  AIR_RETURN_IF_ERROR(aie_op_attrs(L, &c, op, &at));
+  int64_t bd, rep;
+  bool token;
+  AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "bd_id", true, 0, 0, air_npu_bd_count(kind) - 1, &bd));
+  AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "repeat_count", false, 0, 0, 255, &rep));
+  AIR_RETURN_IF_ERROR(aie_attrs_bool(L->m, &at, "issue_token", false, &token));
+  aie_task_push(L, (uint32_t)col, (uint32_t)row, dir, (uint32_t)ch, (uint32_t)bd, (uint32_t)rep, token);
+  return NULL;
+}
+
+/* `aiex.set_lock(%lock, V)`: a write of the lock's value register. */
+static air_status_t lower_set_lock(aie_lower_t* L, const aie_op_t* op) {
+  aie_cur_t c;
+  aie_cur_init(&c, L->m, op);
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
+  if (!aie_cur_is(&c, AIR_TK_PERCENT)) return aie_cur_expected(&c, "the lock %name");
+  const aie_lock_t* k = aie_find_lock(L, aie_tok_name(&c.tok));
+  if (!k) return AIE_ERR(L, c.tok.line, c.tok.col, "'%%%.*s' is not an aie.lock of this device",
+                         (int)c.tok.name_len, c.tok.name);
+  if (k->id < 0)
+    return AIE_ERR(L, c.tok.line, c.tok.col, "the lock has no id (give aie.lock one, or run "
+                   "mlir-aie's lock assignment first)");
+  aie_cur_next(&c);
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
+  uint32_t vl = c.tok.line, vc = c.tok.col;
+  int64_t v;
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &v));
+  if (v < INT32_MIN || v > INT32_MAX) return AIE_ERR(L, vl, vc, "lock value %lld", (long long)v);
+  const aie_tile_t* t = &L->tiles[k->tile];
+  air_npu_tile_t kind = air_npu_tile_kind(t->row);
+  uint32_t base = kind == AIR_NPU_TILE_SHIM ? 0x14000 : kind == AIR_NPU_TILE_MEM ? 0xC0000 : 0x1F000;
+  uint32_t addr;
+  air_npu_tile_addr(t->col, t->row, base + 0x10 * (uint32_t)k->id, &addr);
+  air_txn_write32(&L->txn, addr, (uint32_t)(int32_t)v);
+  return NULL;
+}
+
+/* `aiex.npu.rtp_write(@buf, index, value)`: a write of word `index` of the buffer. */
+static air_status_t lower_rtp_write(aie_lower_t* L, const aie_op_t* op) {
+  aie_cur_t c;
+  aie_cur_init(&c, L->m, op);
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'('"));
+  if (!aie_cur_is(&c, AIR_TK_AT)) return aie_cur_expected(&c, "the buffer's @name");
+  uint32_t bl = c.tok.line, bc = c.tok.col;
+  const aie_buffer_t* b = aie_find_buffer(L, aie_tok_name(&c.tok), true);
+  if (!b) return AIE_ERR(L, bl, bc, "no aie.buffer with sym_name \"%.*s\" in this device",
+                         (int)c.tok.name_len, c.tok.name);
+  if (b->address < 0)
+    return AIE_ERR(L, bl, bc, "the aie.buffer has no address (give it one, or run mlir-aie's "
+                   "buffer-address assignment first)");
+  aie_cur_next(&c);
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
+  uint32_t il = c.tok.line, ic = c.tok.col;
+  int64_t idx, v;
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &idx));
+  AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COMMA, "','"));
+  uint32_t vl = c.tok.line, vc = c.tok.col;
+  AIR_RETURN_IF_ERROR(aie_cur_int(&c, &v));
+  if (v < INT32_MIN || v > UINT32_MAX) return AIE_ERR(L, vl, vc, "value %lld does not fit 32 bits", (long long)v);
+  const aie_tile_t* t = &L->tiles[b->tile];
+  uint32_t addr;
+  if (idx < 0 || idx > 0x40000 || !air_npu_tile_addr(t->col, t->row, (uint32_t)(b->address + 4 * idx), &addr))
+    return AIE_ERR(L, il, ic, "index %lld is past the tile's memory", (long long)idx);
+  air_txn_write32(&L->txn, addr, (uint32_t)v);
+  return NULL;
+}
+
+static air_status_t lower_attr_op(aie_lower_t* L, const aie_op_t* op, const char* kind) {
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
   aie_attrs_t at;
-  AIR_RETURN_IF_ERROR(op_attrs(L, &c, op, &at));
+  AIR_RETURN_IF_ERROR(aie_op_attrs(L, &c, op, &at));
   if (aie_attrs_find(&at, "buffer"))
-    return ERR(at.line, at.col, "'%.*s' relative to a buffer symbol is not supported",
+    return AIE_ERR(L, at.line, at.col, "'%.*s' relative to a buffer symbol is not supported",
                (int)op->name.len, op->name.s);
   if (!strcmp(kind, "write32") || !strcmp(kind, "maskwrite32")) {
     uint32_t addr, value, mask = 0;
-    AIR_RETURN_IF_ERROR(op_address(L, &at, "address", &addr));
-    AIR_RETURN_IF_ERROR(attr_u32(L, &at, "value", true, true, &value));
+    AIR_RETURN_IF_ERROR(aie_op_address(L, &at, "address", &addr));
+    AIR_RETURN_IF_ERROR(aie_attr_u32(L, &at, "value", true, true, &value));
     if (kind[0] == 'm') {
-      AIR_RETURN_IF_ERROR(attr_u32(L, &at, "mask", true, true, &mask));
+      AIR_RETURN_IF_ERROR(aie_attr_u32(L, &at, "mask", true, true, &mask));
       air_txn_maskwrite32(&L->txn, addr, value, mask);
     } else {
       air_txn_write32(&L->txn, addr, value);
@@ -535,19 +383,19 @@ static air_status_t lower_attr_op(lower_t* L, const aie_op_t* op, const char* ki
     for (int i = 0; i < 6; ++i)
       AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, k_keys[i], true, 0, 0, k_max[i], &f[i]));
     if (f[0] >= L->dev->cols || f[1] >= L->dev->rows)
-      return ERR(at.line, at.col, "sync tile (%lld, %lld) is outside %s", (long long)f[0],
+      return AIE_ERR(L, at.line, at.col, "sync tile (%lld, %lld) is outside %s", (long long)f[0],
                  (long long)f[1], L->dev->name);
     air_txn_sync(&L->txn, (uint8_t)f[0], (uint8_t)f[1], (uint8_t)f[2], (uint8_t)f[3],
                  (uint8_t)f[4], (uint8_t)f[5]);
   } else if (!strcmp(kind, "address_patch")) {
     uint32_t addr, plus;
     int64_t idx;
-    AIR_RETURN_IF_ERROR(attr_u32(L, &at, "addr", true, false, &addr));
+    AIR_RETURN_IF_ERROR(aie_attr_u32(L, &at, "addr", true, false, &addr));
     AIR_RETURN_IF_ERROR(aie_attrs_int(L->m, &at, "arg_idx", true, 0, 0, INT32_MAX, &idx));
-    AIR_RETURN_IF_ERROR(attr_u32(L, &at, "arg_plus", false, true, &plus));
+    AIR_RETURN_IF_ERROR(aie_attr_u32(L, &at, "arg_plus", false, true, &plus));
     if ((uint64_t)idx >= L->n_memref_args) {
       const aie_attr_t* ia = aie_attrs_find(&at, "arg_idx");
-      return ERR(ia->line, ia->col, "arg_idx %lld: the runtime sequence has %u memref "
+      return AIE_ERR(L, ia->line, ia->col, "arg_idx %lld: the runtime sequence has %u memref "
                  "argument%s", (long long)idx, L->n_memref_args, L->n_memref_args == 1 ? "" : "s");
     }
     air_txn_ddr_patch(&L->txn, addr, (uint64_t)idx,
@@ -564,16 +412,16 @@ static air_status_t lower_attr_op(lower_t* L, const aie_op_t* op, const char* ki
     air_txn_preempt(&L->txn, (uint8_t)level);
   } else if (!strcmp(kind, "read_reg")) {
     uint32_t addr;
-    AIR_RETURN_IF_ERROR(op_address(L, &at, "address", &addr));
+    AIR_RETURN_IF_ERROR(aie_op_address(L, &at, "address", &addr));
     air_txn_read_regs(&L->txn, &addr, 1);
   } else if (!strcmp(kind, "writebd")) {
     return lower_writebd(L, &at);
   } else if (!strcmp(kind, "dma_wait")) {
     const aie_attr_t* sym = aie_attrs_find(&at, "symbol");
     if (!sym || sym->kind != AIE_ATTR_SYM)
-      return ERR(at.line, at.col, "dma_wait needs symbol = @shim_dma_allocation");
-    const alloc_t* al = NULL;
-    AIR_RETURN_IF_ERROR(lookup_alloc(L, sym, &al));
+      return AIE_ERR(L, at.line, at.col, "dma_wait needs symbol = @shim_dma_allocation");
+    const aie_alloc_t* al = NULL;
+    AIR_RETURN_IF_ERROR(aie_lookup_alloc(L, sym, &al));
     air_txn_sync(&L->txn, (uint8_t)al->col, 0, al->dir == AIR_NPU_MM2S ? 1 : 0,
                  (uint8_t)al->channel, 1, 1);
   }
@@ -581,22 +429,22 @@ static air_status_t lower_attr_op(lower_t* L, const aie_op_t* op, const char* ki
 }
 
 /* `%c = arith.constant 5 : i32` and `%g = memref.get_global @sym : memref<...>`. */
-static air_status_t define_value(lower_t* L, const aie_op_t* op, bool is_global) {
+static air_status_t define_value(aie_lower_t* L, const aie_op_t* op, bool is_global) {
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
-  value_t v;
+  aie_value_t v;
   memset(&v, 0, sizeof v);
   v.name = op->result;
-  if (!op->result.len) return ERR(op->line, op->col, "'%.*s' needs a result", (int)op->name.len, op->name.s);
+  if (!op->result.len) return AIE_ERR(L, op->line, op->col, "'%.*s' needs a result", (int)op->name.len, op->name.s);
   if (is_global) {
     if (!aie_cur_is(&c, AIR_TK_AT)) return aie_cur_expected(&c, "@global");
-    v.kind = VAL_GLOBAL;
-    v.global_op = find_symbol_op(L, "memref.global", tok_name(&c.tok));
-    if (v.global_op == AIE_NONE)
-      return ERR(c.tok.line, c.tok.col, "no memref.global @%.*s in this device",
+    v.kind = AIE_VAL_GLOBAL;
+    v.ref = aie_find_symbol_op(L, "memref.global", aie_tok_name(&c.tok));
+    if (v.ref == AIE_NONE)
+      return AIE_ERR(L, c.tok.line, c.tok.col, "no memref.global @%.*s in this device",
                  (int)c.tok.name_len, c.tok.name);
   } else {
-    v.kind = VAL_CONST;
+    v.kind = AIE_VAL_CONST;
     if (aie_cur_is(&c, AIR_TK_BARE) && (aie_span_is((aie_span_t){c.tok.s, c.tok.len}, "true") ||
                                         aie_span_is((aie_span_t){c.tok.s, c.tok.len}, "false"))) {
       v.v = c.tok.s[0] == 't';
@@ -606,20 +454,66 @@ static air_status_t define_value(lower_t* L, const aie_op_t* op, bool is_global)
       return NULL; /* a float constant: nothing in a sequence may use it */
     }
   }
-  return PUSH(L, vals, &v);
+  return AIE_PUSH(L, vals, &v);
+}
+
+/* `%v = memref.reinterpret_cast %a to offset: [N], ...`, `memref.subview %a[...]
+ * ... to memref<..., strided<[...], offset: N>>` or `memref.cast %a ...` of a
+ * sequence argument: the same argument, N elements further (both offsets are
+ * from the argument's base, so they replace the source's, as in MLIR). */
+static air_status_t define_view(aie_lower_t* L, const aie_op_t* op) {
+  aie_cur_t c;
+  aie_cur_init(&c, L->m, op);
+  if (!op->result.len) return AIE_ERR(L, op->line, op->col, "'%.*s' needs a result", (int)op->name.len, op->name.s);
+  if (!aie_cur_is(&c, AIR_TK_PERCENT)) return aie_cur_expected(&c, "the source memref");
+  const aie_value_t* src = aie_find_val(L, aie_tok_name(&c.tok));
+  if (!src || src->kind != AIE_VAL_MEMREF_ARG)
+    return AIE_ERR(L, c.tok.line, c.tok.col, "'%%%.*s' is not a memref argument of the runtime "
+                   "sequence (or a view of one)", (int)c.tok.name_len, c.tok.name);
+  aie_value_t v = *src;
+  v.name = op->result;
+  if (!aie_span_is(op->name, "memref.cast")) {
+    /* The static offset: after `offset:` (reinterpret_cast's operand list, or the
+     * subview result type's strided layout); none in the type means 0. */
+    const char* t = L->m->text + op->head;
+    size_t n = op->head_end - op->head, k = 0;
+    bool sub = aie_span_is(op->name, "memref.subview");
+    if (sub) { /* the result type, after ` to ` */
+      while (k + 4 <= n && memcmp(t + k, " to ", 4) != 0) ++k;
+    }
+    int64_t off = 0;
+    for (; k + 7 <= n; ++k) {
+      if (memcmp(t + k, "offset:", 7) != 0) continue;
+      size_t j = k + 7;
+      while (j < n && (t[j] == ' ' || t[j] == '[')) ++j;
+      if (j >= n || t[j] < '0' || t[j] > '9')
+        return AIE_ERR(L, op->line, op->col, "a view with a dynamic offset is not lowered");
+      for (off = 0; j < n && t[j] >= '0' && t[j] <= '9'; ++j) {
+        if (off > (INT64_MAX - 9) / 10) return AIE_ERR(L, op->line, op->col, "offset too large");
+        off = off * 10 + (t[j] - '0');
+      }
+      break;
+    }
+    uint64_t bits = (uint64_t)off * v.elem_bits;
+    if (off > (int64_t)UINT32_MAX || bits % 8)
+      return AIE_ERR(L, op->line, op->col, "view offset %lld is not a whole byte count below 2^32",
+                     (long long)off);
+    v.byte_off = bits / 8;
+  }
+  return AIE_PUSH(L, vals, &v);
 }
 
 /* `[@name] (%a: memref<...>, %n: i32, ...)` of a runtime sequence. */
-static air_status_t sequence_args(lower_t* L, const aie_op_t* op) {
+static air_status_t sequence_args(aie_lower_t* L, const aie_op_t* op) {
   aie_cur_t c;
   aie_cur_init(&c, L->m, op);
   aie_cur_accept(&c, AIR_TK_AT);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'(' and the sequence's arguments"));
   while (!aie_cur_accept(&c, AIR_TK_RPAREN)) {
     if (!aie_cur_is(&c, AIR_TK_PERCENT)) return aie_cur_expected(&c, "an argument %name");
-    value_t v;
+    aie_value_t v;
     memset(&v, 0, sizeof v);
-    v.name = tok_name(&c.tok);
+    v.name = aie_tok_name(&c.tok);
     aie_cur_next(&c);
     AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_COLON, "':' and the argument's type"));
     if (aie_cur_is(&c, AIR_TK_BARE) && c.tok.len == 6 && memcmp(c.tok.s, "memref", 6) == 0) {
@@ -628,36 +522,54 @@ static air_status_t sequence_args(lower_t* L, const aie_op_t* op) {
       uint64_t count;
       AIR_RETURN_IF_ERROR(aie_cur_memref(&c, &bits, &is_int, &count));
       if (bits == 0 || bits > 32 || count * bits < 32)
-        return ERR(line, col, "a sequence memref must hold elements of at most 32 bits and at "
+        return AIE_ERR(L, line, col, "a sequence memref must hold elements of at most 32 bits and at "
                    "least 32 bits in all");
-      v.kind = VAL_MEMREF_ARG;
+      v.kind = AIE_VAL_MEMREF_ARG;
       v.elem_bits = bits;
       v.memref_idx = L->n_memref_args++;
     } else {
-      v.kind = VAL_SCALAR_ARG;
+      v.kind = AIE_VAL_SCALAR_ARG;
       while (!aie_cur_is(&c, AIR_TK_COMMA) && !aie_cur_is(&c, AIR_TK_RPAREN)) {
         if (aie_cur_is(&c, AIR_TK_EOF)) return aie_cur_expected(&c, "')'");
         AIR_RETURN_IF_ERROR(aie_cur_skip(&c));
       }
     }
-    AIR_RETURN_IF_ERROR(PUSH(L, vals, &v));
+    AIR_RETURN_IF_ERROR(AIE_PUSH(L, vals, &v));
+    if (aie_cur_is(&c, AIR_TK_LBRACE)) AIR_RETURN_IF_ERROR(aie_cur_skip(&c)); /* {arg attrs} */
     if (!aie_cur_accept(&c, AIR_TK_COMMA) && !aie_cur_is(&c, AIR_TK_RPAREN))
       return aie_cur_expected(&c, "',' or ')'");
   }
   return NULL;
 }
 
-static air_status_t lower_sequence(lower_t* L, uint32_t seq) {
-  AIR_RETURN_IF_ERROR(sequence_args(L, OP(L, seq)));
+static air_status_t lower_sequence(aie_lower_t* L, uint32_t seq) {
+  AIR_RETURN_IF_ERROR(sequence_args(L, aie_op(L, seq)));
   static const char k_npu[] = "aiex.npu.";
-  for (uint32_t i = OP(L, seq)->first_child; i != AIE_NONE; i = OP(L, i)->next) {
-    const aie_op_t* op = OP(L, i);
+  for (uint32_t i = aie_op(L, seq)->first_child; i != AIE_NONE; i = aie_op(L, i)->next) {
+    const aie_op_t* op = aie_op(L, i);
     aie_span_t n = op->name;
-    if (op->first_child != AIE_NONE)
-      return ERR(op->line, op->col, "'%.*s' with a region in a runtime sequence is not lowered "
+    bool configure = aie_span_is(n, "aiex.dma_configure_task_for") ||
+                     aie_span_is(n, "aiex.dma_configure_task");
+    if (op->first_child != AIE_NONE && !configure)
+      return AIE_ERR(L, op->line, op->col, "'%.*s' with a region in a runtime sequence is not lowered "
                  "to instructions", (int)n.len, n.s);
-    if (aie_span_is(n, "arith.constant")) {
+    if (configure || aie_span_is(n, "aiex.dma_start_bd_chain") ||
+        aie_span_is(n, "aiex.dma_start_bd_chain_for")) {
+      AIR_RETURN_IF_ERROR(aie_task_configure(L, op));
+    } else if (aie_span_is(n, "aiex.dma_start_task") || aie_span_is(n, "aiex.dma_await_task") ||
+               aie_span_is(n, "aiex.dma_free_task")) {
+      AIR_RETURN_IF_ERROR(aie_task_use(L, op));
+    } else if (aie_span_is(n, "aiex.npu.push_queue")) {
+      AIR_RETURN_IF_ERROR(lower_push_queue(L, op));
+    } else if (aie_span_is(n, "aiex.set_lock")) {
+      AIR_RETURN_IF_ERROR(lower_set_lock(L, op));
+    } else if (aie_span_is(n, "aiex.npu.rtp_write")) {
+      AIR_RETURN_IF_ERROR(lower_rtp_write(L, op));
+    } else if (aie_span_is(n, "arith.constant")) {
       AIR_RETURN_IF_ERROR(define_value(L, op, false));
+    } else if (aie_span_is(n, "memref.reinterpret_cast") || aie_span_is(n, "memref.subview") ||
+               aie_span_is(n, "memref.cast")) {
+      AIR_RETURN_IF_ERROR(define_view(L, op));
     } else if (aie_span_is(n, "memref.get_global")) {
       AIR_RETURN_IF_ERROR(define_value(L, op, true));
     } else if (aie_span_is(n, "aiex.npu.dma_memcpy_nd")) {
@@ -675,48 +587,67 @@ static air_status_t lower_sequence(lower_t* L, uint32_t seq) {
       memcpy(kind, n.s + sizeof k_npu - 1, kl);
       kind[kl] = 0;
       AIR_RETURN_IF_ERROR(lower_attr_op(L, op, kind));
-    } else if (!aie_span_is(n, "aie.end") && !aie_span_is(n, "aiex.end")) {
-      return ERR(op->line, op->col, "'%.*s' in a runtime sequence is not lowered to "
+    } else if (!aie_span_is(n, "aie.end") && !aie_span_is(n, "aiex.end") &&
+               !aie_span_is(n, "return") && !aie_span_is(n, "func.return")) {
+      return AIE_ERR(L, op->line, op->col, "'%.*s' in a runtime sequence is not lowered to "
                  "instructions (lowered: aiex.npu.write32, maskwrite32, blockwrite, sync, "
                  "address_patch, load_pdi, preempt, read_reg, writebd, dma_memcpy_nd, "
-                 "dma_wait; arith.constant, memref.get_global)", (int)n.len, n.s);
+                 "dma_wait, push_queue, rtp_write; aiex.dma_configure_task(_for), "
+                 "dma_start_task, dma_await_task, dma_free_task, dma_start_bd_chain(_for), "
+                 "set_lock; arith.constant, memref.get_global, memref.subview, "
+                 "reinterpret_cast, cast)", (int)n.len, n.s);
     }
     if (L->txn.oom) break;
   }
   return NULL;
 }
 
+/* Is `op` a sequence: an aie./aiex.runtime_sequence, or (legacy, before
+ * runtime_sequence existed: older mlir-air and mlir-aie outputs) a func.func
+ * directly in aie.device whose body holds aiex ops? */
+static bool is_sequence(const aie_module_t* m, const aie_op_t* op, bool legacy) {
+  if (!legacy)
+    return aie_span_is(op->name, "aie.runtime_sequence") ||
+           aie_span_is(op->name, "aiex.runtime_sequence");
+  if (!aie_span_is(op->name, "func.func") || op->parent == AIE_NONE ||
+      !aie_span_is(m->ops[op->parent].name, "aie.device"))
+    return false;
+  for (uint32_t i = op->first_child; i != AIE_NONE; i = m->ops[i].next)
+    if (m->ops[i].name.len > 5 && memcmp(m->ops[i].name.s, "aiex.", 5) == 0) return true;
+  return false;
+}
+
 /* Finds the aie.device ops (at top level or inside `module`) and the sequence. */
-static air_status_t pick(lower_t* L, const air_npu_insts_options_t* o, uint32_t* out_seq) {
+static air_status_t pick(aie_lower_t* L, const air_npu_insts_options_t* o, uint32_t* out_seq) {
   const aie_module_t* m = L->m;
   uint32_t seq = AIE_NONE, n_seq = 0, dev_op = AIE_NONE;
   aie_span_t want = {o->sequence, o->sequence ? (uint32_t)strlen(o->sequence) : 0};
-  for (uint32_t i = 0; i < m->n_ops; ++i) {
-    const aie_op_t* op = &m->ops[i];
-    if (!aie_span_is(op->name, "aie.runtime_sequence") &&
-        !aie_span_is(op->name, "aiex.runtime_sequence"))
-      continue;
-    uint32_t p = op->parent;
-    if (p == AIE_NONE || !aie_span_is(m->ops[p].name, "aie.device"))
-      return aie_error(m, op->line, op->col, "a runtime sequence must be directly inside aie.device");
-    aie_cur_t c;
-    aie_cur_init(&c, m, op);
-    aie_span_t name = {"", 0};
-    if (aie_cur_is(&c, AIR_TK_AT)) name = tok_name(&c.tok);
-    if (o->sequence && !aie_span_eq(name, want)) continue;
-    if (++n_seq > 1)
-      return aie_error(m, op->line, op->col, "the module has more than one runtime sequence%s; "
-                       "name one (--sequence NAME)", o->sequence ? " of that name" : "");
-    seq = i;
-    dev_op = p;
-  }
+  for (int legacy = 0; legacy < 2 && seq == AIE_NONE; ++legacy)
+    for (uint32_t i = 0; i < m->n_ops; ++i) {
+      const aie_op_t* op = &m->ops[i];
+      if (!is_sequence(m, op, legacy)) continue;
+      uint32_t p = op->parent;
+      if (p == AIE_NONE || !aie_span_is(m->ops[p].name, "aie.device"))
+        return aie_error(m, op->line, op->col, "a runtime sequence must be directly inside aie.device");
+      aie_cur_t c;
+      aie_cur_init(&c, m, op);
+      aie_span_t name = {"", 0};
+      if (aie_cur_is(&c, AIR_TK_AT)) name = aie_tok_name(&c.tok);
+      if (o->sequence && !aie_span_eq(name, want)) continue;
+      if (++n_seq > 1)
+        return aie_error(m, op->line, op->col, "the module has more than one runtime sequence%s; "
+                         "name one (--sequence NAME)", o->sequence ? " of that name" : "");
+      seq = i;
+      dev_op = p;
+    }
   if (seq == AIE_NONE) {
     if (o->sequence)
       return AIR_STATUS(L->a, AIR_STATUS_INVALID_ARGUMENT, "%s: error: no runtime sequence "
                         "named @%s", m->display, o->sequence);
     return AIR_STATUS(L->a, AIR_STATUS_INVALID_ARGUMENT,
                       "%s: error: no aie.device with an aie.runtime_sequence or "
-                      "aiex.runtime_sequence in this module", m->display);
+                      "aiex.runtime_sequence (or a func.func of aiex ops) in this module",
+                      m->display);
   }
   const aie_op_t* d = &m->ops[dev_op];
   aie_cur_t c;
@@ -741,7 +672,7 @@ air_status_t air_npu_insts_from_module(const air_allocator_t* a, const char* tex
   *out_n_words = 0;
   aie_module_t m;
   AIR_RETURN_IF_ERROR(aie_module_read(a, text, len, display, &m));
-  lower_t L;
+  aie_lower_t L;
   memset(&L, 0, sizeof L);
   L.m = &m;
   L.a = a;
@@ -750,18 +681,14 @@ air_status_t air_npu_insts_from_module(const air_allocator_t* a, const char* tex
   air_status_t s = pick(&L, o, &seq);
   if (!s) {
     air_txn_init(&L.txn, a, air_npu_device_geom(L.dev));
-    for (uint32_t i = m.ops[L.device_op].first_child; !s && i != AIE_NONE; i = m.ops[i].next) {
-      if (aie_span_is(m.ops[i].name, "aie.tile")) s = collect_tile(&L, &m.ops[i]);
-      else if (aie_span_is(m.ops[i].name, "aie.shim_dma_allocation")) s = collect_alloc(&L, &m.ops[i]);
-    }
+    s = aie_sym_collect(&L);
+    if (!s) s = aie_task_reserve(&L, seq);
     if (!s) s = lower_sequence(&L, seq);
     if (!s) s = air_txn_finish(&L.txn);
     if (!s) *out_words = air_txn_take(&L.txn, out_n_words);
     air_txn_free(&L.txn);
   }
-  air_mem_free(a, L.tiles);
-  air_mem_free(a, L.allocs);
-  air_mem_free(a, L.vals);
+  aie_sym_free(&L);
   aie_module_free(&m);
   return s;
 }

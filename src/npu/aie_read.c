@@ -35,6 +35,7 @@ typedef struct reader_t {
   aie_module_t* m;
   air_lexer_t lx;
   air_token_t tok;
+  aie_span_t label; /* a block label waiting for its first op */
 } reader_t;
 
 static uint32_t tok_col(const air_token_t* t) { return t->col; }
@@ -123,6 +124,9 @@ static air_status_t read_op(reader_t* r, uint32_t parent, uint32_t* prev, int de
   op->name.s = name.s;
   op->name.len = name.len;
   op->result = result;
+  op->label = r->label;
+  r->label.s = NULL;
+  r->label.len = 0;
   op->line = start.line;
   op->col = start.col;
   op->head = (size_t)(name.s + name.len - r->m->text);
@@ -154,6 +158,10 @@ static air_status_t read_op(reader_t* r, uint32_t parent, uint32_t* prev, int de
       uint32_t close_line;
       AIR_RETURN_IF_ERROR(read_region(r, idx, depth + 1, open_line, &prev_child, &close_line));
       last_line = close_line;
+      op = &r->m->ops[idx];
+      op->tail = (size_t)(r->tok.s - r->m->text);
+      op->tail_line = r->tok.line;
+      op->tail_line_start = r->lx.line_start;
       continue;
     }
     if (is_open(k)) {
@@ -169,8 +177,11 @@ static air_status_t read_op(reader_t* r, uint32_t parent, uint32_t* prev, int de
     next(r);
   }
   op = &r->m->ops[idx];
-  op->head_end = head_end != SIZE_MAX ? head_end : (size_t)(r->tok.s - r->m->text);
+  size_t op_end = (size_t)(r->tok.s - r->m->text);
+  op->head_end = head_end != SIZE_MAX ? head_end : op_end;
   if (op->head_end < op->head) op->head_end = op->head;
+  if (head_end == SIZE_MAX || op->tail > op_end) op->tail = op_end;
+  op->tail_end = op_end;
   return NULL;
 }
 
@@ -194,6 +205,8 @@ static air_status_t read_region(reader_t* r, uint32_t parent, int depth, uint32_
       return NULL;
     }
     if (k == AIR_TK_CARET) { /* ^bb1(%a: i32):  a block label */
+      r->label.s = r->tok.name;
+      r->label.len = r->tok.name_len;
       next(r);
       int sp = 0;
       while (r->tok.kind != AIR_TK_EOF && !(sp == 0 && r->tok.kind == AIR_TK_COLON)) {
@@ -218,7 +231,7 @@ air_status_t aie_module_read(const air_allocator_t* a, const char* text, size_t 
   out->len = len;
   out->display = display;
   out->first = AIE_NONE;
-  reader_t r = {out, {0}, {0}};
+  reader_t r = {out, {0}, {0}, {NULL, 0}};
   air_lex_init(&r.lx, text, len, 1);
   next(&r);
   uint32_t prev = AIE_NONE, close_line = 0;
@@ -241,6 +254,22 @@ void aie_cur_init(aie_cur_t* c, const aie_module_t* m, const aie_op_t* op) {
   c->lx.pos = op->head;
   c->lx.line_start = op->head_line_start;
   c->end = op->head_end;
+  aie_cur_next(c);
+}
+
+void aie_cur_init_tail(aie_cur_t* c, const aie_module_t* m, const aie_op_t* op) {
+  c->m = m;
+  if (op->tail >= op->tail_end) { /* no tail: a cursor at once at its end */
+    air_lex_init(&c->lx, m->text, op->head_end, op->head_line);
+    c->lx.pos = op->head_end;
+    c->lx.line_start = op->head_line_start;
+    c->end = op->head_end;
+  } else {
+    air_lex_init(&c->lx, m->text, op->tail_end, op->tail_line);
+    c->lx.pos = op->tail;
+    c->lx.line_start = op->tail_line_start;
+    c->end = op->tail_end;
+  }
   aie_cur_next(c);
 }
 

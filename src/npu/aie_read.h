@@ -40,6 +40,14 @@ typedef struct aie_op_t {
   size_t head, head_end;
   uint32_t head_line;
   size_t head_line_start;
+  /* Tail: what follows the last region on its closing line (`} {attrs}`); empty
+   * (tail == tail_end) for an op without regions. */
+  size_t tail, tail_end;
+  uint32_t tail_line;
+  size_t tail_line_start;
+  /* The block label (`^bb1:`, without the caret) that precedes this op, if any:
+   * the first op of a labelled block. */
+  aie_span_t label;
   uint32_t parent, first_child, next; /* indices into the module's ops, or AIE_NONE */
 } aie_op_t;
 
@@ -75,6 +83,8 @@ typedef struct aie_cur_t {
 } aie_cur_t;
 
 void aie_cur_init(aie_cur_t* c, const aie_module_t* m, const aie_op_t* op);
+/* A cursor over the op's tail (text after its last region). */
+void aie_cur_init_tail(aie_cur_t* c, const aie_module_t* m, const aie_op_t* op);
 void aie_cur_next(aie_cur_t* c);
 bool aie_cur_is(const aie_cur_t* c, air_tk_t kind);
 /* Consumes the current token when it is `kind`. */

@@ -298,3 +298,90 @@ bool air_npu_nd_to_bd(const air_npu_nd_t* nd, air_npu_bd_t* bd, uint64_t* out_of
   *out_repeat = repeat;
   return true;
 }
+
+bool air_npu_dims_to_bd(const air_npu_dims_t* d, air_npu_tile_t kind, air_npu_bd_t* bd,
+                        air_npu_why_t why) {
+  why[0] = 0;
+  memset(bd, 0, sizeof *bd);
+  uint64_t ew = d->elem_bits;
+  if (ew != 8 && ew != 16 && ew != 32)
+    NDFAIL("element width %llu bits: a DMA BD moves 8-, 16- or 32-bit elements",
+           (unsigned long long)ew);
+  if (d->n_dims > 4) NDFAIL("%u dimensions: a BD has at most 4", d->n_dims);
+  if (d->n_pads > d->n_dims)
+    NDFAIL("%u padding entries for %u dimensions", d->n_pads, d->n_dims);
+  if (d->len > UINT32_MAX || d->offset > UINT32_MAX)
+    NDFAIL("offset or length over 2^32-1 elements");
+  if (d->len == 0) NDFAIL("the length is 0");
+  if (d->len * ew % 32) NDFAIL("the length, %llu x %llu bits, is not a whole number of 32-bit words",
+                               (unsigned long long)d->len, (unsigned long long)ew);
+  if (d->offset * ew % 32) NDFAIL("the offset, %llu x %llu bits, is not a multiple of 4 bytes",
+                                  (unsigned long long)d->offset, (unsigned long long)ew);
+  uint64_t words = d->len * ew / 32, off = d->offset * ew / 8;
+  if (words > UINT32_MAX || off > UINT32_MAX) NDFAIL("the transfer is over 2^32-1 words");
+  bd->buffer_length = (uint32_t)words;
+  bd->buffer_offset = (uint32_t)off;
+  bd->valid_bd = 1;
+  if (d->n_dims == 0) return true;
+  /* Index 0 is the innermost dimension from here on. */
+  uint64_t s[4] = {1, 1, 1, 1}, t[4] = {0, 0, 0, 0};
+  for (uint32_t i = 0; i < d->n_dims; ++i) {
+    s[i] = d->sizes[d->n_dims - 1 - i];
+    t[i] = d->strides[d->n_dims - 1 - i];
+    if (s[i] == 0 || s[i] > UINT32_MAX || t[i] > UINT32_MAX)
+      NDFAIL("dimension %u: size %llu, stride %llu (sizes 1..2^32-1, strides below 2^32)",
+             d->n_dims - 1 - i, (unsigned long long)s[i], (unsigned long long)t[i]);
+  }
+  if (s[0] * ew % 32)
+    NDFAIL("the innermost size %llu x %llu bits is not a whole number of 32-bit words",
+           (unsigned long long)s[0], (unsigned long long)ew);
+  for (int i = 0; i < 3; ++i)
+    if (s[i] > 1 && t[i] == 0) NDFAIL("dimension %u has size %llu but stride 0",
+                                      d->n_dims - 1 - (uint32_t)i, (unsigned long long)s[i]);
+  for (int i = 0; i < 4; ++i) {
+    if (s[i] <= 1 || (i == 0 && t[0] == 1) || (i == 3 && t[3] == 0)) continue;
+    if (t[i] * ew % 32)
+      NDFAIL("stride %llu of dimension %u is not a whole number of 32-bit words",
+             (unsigned long long)t[i], d->n_dims - 1 - (uint32_t)i);
+  }
+  uint64_t hs0 = s[0] * ew / 32, moved;
+  if (__builtin_mul_overflow(hs0, s[1], &moved) || __builtin_mul_overflow(moved, s[2], &moved))
+    NDFAIL("the lowest three dimensions move more than 2^64 words");
+  if (moved != words)
+    NDFAIL("the length, %llu words, is not what the lowest three dimensions move (%llu words)",
+           (unsigned long long)words, (unsigned long long)moved);
+  /* A scan whose two middle sizes are 1 and whose innermost stride is 1 is
+   * linear: the length alone describes it (and its d0 may pass 1023 words). */
+  bool linear = s[1] == 1 && s[2] == 1 && (t[0] == 1 || s[0] == 1);
+  if (!linear) {
+    uint64_t max_wrap = kind == AIR_NPU_TILE_CORE ? 255 : 1023;
+    if (hs0 > max_wrap || s[1] > max_wrap || (kind == AIR_NPU_TILE_MEM && s[2] > max_wrap))
+      NDFAIL("a dimension wraps more than the %llu a BD counts", (unsigned long long)max_wrap);
+    bd->d0_size = (uint32_t)hs0;
+    bd->d0_stride = (uint32_t)(t[0] * ew < 32 ? 0 : t[0] * ew / 32 - 1);
+    bd->d1_size = (uint32_t)s[1];
+    bd->d1_stride = (uint32_t)(s[1] > 1 ? t[1] * ew / 32 - 1 : 0);
+    bd->d2_stride = (uint32_t)(s[2] > 1 ? t[2] * ew / 32 - 1 : 0);
+    if (t[0] * ew / 32 > UINT32_MAX || t[1] * ew / 32 > UINT32_MAX || t[2] * ew / 32 > UINT32_MAX)
+      NDFAIL("a stride is over 2^32 words");
+  }
+  if (s[3] > 1 && t[3] > 0) {
+    if (s[3] > 64) NDFAIL("size %llu of the iteration dimension is over the 64 a BD steps",
+                          (unsigned long long)s[3]);
+    bd->iteration_size = (uint32_t)(s[3] - 1);
+    bd->iteration_stride = (uint32_t)(t[3] * ew / 32 - 1);
+  }
+  for (uint32_t i = 0; i < d->n_pads; ++i) {
+    uint32_t k = d->n_pads - 1 - i; /* pad lists are highest first, like the dims */
+    if (i > 2 && (d->pad_before[k] || d->pad_after[k]))
+      NDFAIL("padding of the iteration dimension");
+    if (d->pad_before[k] > UINT32_MAX || d->pad_after[k] > UINT32_MAX) NDFAIL("padding too large");
+    uint32_t* before[3] = {&bd->d0_zero_before, &bd->d1_zero_before, &bd->d2_zero_before};
+    uint32_t* after[3] = {&bd->d0_zero_after, &bd->d1_zero_after, &bd->d2_zero_after};
+    if (i < 3) {
+      *before[i] = (uint32_t)d->pad_before[k];
+      *after[i] = (uint32_t)d->pad_after[k];
+    }
+  }
+  return true;
+}

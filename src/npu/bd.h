@@ -55,4 +55,22 @@ typedef struct air_npu_nd_t {
 bool air_npu_nd_to_bd(const air_npu_nd_t* nd, air_npu_bd_t* bd, uint64_t* out_byte_offset,
                       uint32_t* out_repeat, air_npu_why_t why);
 
+/* An `aie.dma_bd` of a DMA task: offset and length in elements, up to 4
+ * dimensions `<size, stride>` highest first (in elements; n_dims 0 = linear),
+ * and mem-tile padding per dimension (pad lists as written, highest first).
+ * Fills the BD's length, offset (bytes, into buffer_offset), dimension,
+ * iteration and padding fields the way mlir-aie's DMA-task lowering does
+ * (NPU-DMA.md §6: hardware wraps/steps; dimension 3 a stepped iteration, or
+ * with stride 0 nothing, the task's repeat_count repeating the BD). */
+typedef struct air_npu_dims_t {
+  uint64_t offset, len;
+  uint32_t elem_bits;
+  uint32_t n_dims, n_pads;
+  uint64_t sizes[4], strides[4];
+  uint64_t pad_before[4], pad_after[4];
+} air_npu_dims_t;
+
+bool air_npu_dims_to_bd(const air_npu_dims_t* d, air_npu_tile_t kind, air_npu_bd_t* bd,
+                        air_npu_why_t why);
+
 #endif /* AIR_NPU_BD_H_ */

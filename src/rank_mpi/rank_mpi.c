@@ -240,6 +240,37 @@ static air_status_t msg_listen(air_rank_transport_t* t, air_rank_recv_fn_t recv,
 }
 
 /*---------------------------------------------------------------------------*/
+/* Agreement                                                                 */
+/*---------------------------------------------------------------------------*/
+
+/* A nonblocking allreduce (min of key and of ~key gives both ends), polled with
+ * the listener's back-off so a process waiting for slower peers neither holds a
+ * core nor misses its run's failure. */
+static air_status_t agree(air_rank_transport_t* t, uint64_t key, uint64_t* out_min,
+                          uint64_t* out_max, int (*cancelled)(void*), void* user) {
+  mpi_transport_t* m = (mpi_transport_t*)t;
+  uint64_t in[2] = {key, ~key}, out[2] = {0, 0};
+  MPI_Request req;
+  MPI_TRY(&m->alloc, MPI_Iallreduce(in, out, 2, MPI_UINT64_T, MPI_MIN, m->coll, &req),
+          "MPI_Iallreduce");
+  long idle_ns = 0;
+  for (uint32_t spins = 0;; ++spins) {
+    int flag = 0;
+    MPI_TRY(&m->alloc, MPI_Test(&req, &flag, MPI_STATUS_IGNORE), "MPI_Test");
+    if (flag) break;
+    if (cancelled && cancelled(user))
+      return AIR_STATUS(&m->alloc, AIR_STATUS_CANCELLED,
+                        "process %u stopped waiting for its peers at a collective", t->process);
+    if (spins < 2000) continue;
+    idle_ns = idle_ns ? (idle_ns * 2 > 200000 ? 200000 : idle_ns * 2) : 2000;
+    nap(idle_ns);
+  }
+  if (out_min) *out_min = out[0];
+  if (out_max) *out_max = ~out[1];
+  return NULL;
+}
+
+/*---------------------------------------------------------------------------*/
 /* Life                                                                      */
 /*---------------------------------------------------------------------------*/
 
@@ -266,6 +297,7 @@ static const air_rank_transport_vtable_t k_vtable = {
     .get = rma_get,
     .send = msg_send,
     .listen = msg_listen,
+    .agree = agree,
 };
 
 air_status_t air_rank_transport_mpi_create(const air_allocator_t* allocator,

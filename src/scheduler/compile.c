@@ -169,7 +169,7 @@ static air_status_t store_npu_insts(air_schedule_t* sc, const air_program_t* p,
                                     const air_op_t* entry, const air_target_t* t) {
   uint32_t* w = NULL;
   size_t n = 0;
-  air_status_t s = air_npu_l3_lower(&sc->allocator, p, entry, t->name, &w, &n);
+  air_status_t s = air_npu_l3_lower(&sc->allocator, p, entry, t, &w, &n);
   if (s) {
     if (air_status_code(s) == AIR_STATUS_RESOURCE_EXHAUSTED &&
         strstr(air_status_message(s), "out of memory")) return s;

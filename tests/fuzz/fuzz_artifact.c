@@ -9,7 +9,8 @@
  * INVALID_ARGUMENT (not an .airbin at all), DATA_LOSS (corrupt) or
  * RESOURCE_EXHAUSTED with a message naming the file, and nothing is returned; an
  * accepted input writes back to an artifact that reads again, and writing that
- * gives the same bytes (writing is a fixed point after one round). */
+ * gives the same bytes (writing is a fixed point after one round); its host code
+ * (`.air.code`) comes back unchanged. */
 #include <string.h>
 
 #include "air/air.h"
@@ -31,22 +32,29 @@ static void check_failure(air_status_t s, const air_program_t* p, const air_sche
   FUZZ_CHECK(code == AIR_STATUS_RESOURCE_EXHAUSTED || strncmp(msg, k_name, sizeof k_name - 1) == 0);
 }
 
-static void rewrite(air_context_t* ctx, const air_program_t* p, const air_schedule_t* sc) {
+static void rewrite(air_context_t* ctx, const air_program_t* p, const air_schedule_t* sc,
+                    const air_artifact_code_t* code) {
   const air_allocator_t* a = air_context_allocator(ctx);
   void *first = NULL, *second = NULL;
   size_t first_size = 0, second_size = 0;
-  air_status_t s = air_artifact_write(a, p, sc, &first, &first_size);
+  air_status_t s = air_artifact_write_ex(a, p, sc, code, &first, &first_size);
   FUZZ_CHECK(s == NULL);
   air_program_t* p2 = NULL;
   air_schedule_t* sc2 = NULL;
-  s = air_artifact_read(ctx, first, first_size, k_name, &p2, &sc2);
+  air_artifact_code_t code2;
+  s = air_artifact_read_ex(ctx, first, first_size, k_name, &p2, &sc2, &code2);
   if (s) fprintf(stderr, "a written artifact does not read back: %s\n", air_status_message(s));
   FUZZ_CHECK(s == NULL);
-  s = air_artifact_write(a, p2, sc2, &second, &second_size);
+  /* The host code comes back as it went in. */
+  FUZZ_CHECK((code2.object != NULL) == (code->object != NULL));
+  FUZZ_CHECK(code2.size == code->size && code2.n_units == code->n_units);
+  FUZZ_CHECK(!code->object || memcmp(code2.object, code->object, code->size) == 0);
+  s = air_artifact_write_ex(a, p2, sc2, &code2, &second, &second_size);
   FUZZ_CHECK(s == NULL);
   FUZZ_CHECK(first_size == second_size && memcmp(first, second, first_size) == 0);
   a->free(a->self, first);
   a->free(a->self, second);
+  a->free(a->self, code2.object);
   air_schedule_free(sc2);
   air_program_destroy(p2);
 }
@@ -62,14 +70,17 @@ int air_fuzz_artifact_check(const uint8_t* data, size_t size) {
   }
   air_program_t* p = NULL;
   air_schedule_t* sc = NULL;
-  s = air_artifact_read(ctx, data, size, k_name, &p, &sc);
+  air_artifact_code_t code;
+  s = air_artifact_read_ex(ctx, data, size, k_name, &p, &sc, &code);
   int loaded = s == NULL;
   if (s) {
     check_failure(s, p, sc);
+    FUZZ_CHECK(code.object == NULL);
     air_status_free(s);
   } else {
     FUZZ_CHECK(p != NULL && sc != NULL);
-    rewrite(ctx, p, sc);
+    rewrite(ctx, p, sc, &code);
+    air_context_allocator(ctx)->free(air_context_allocator(ctx)->self, code.object);
     air_schedule_free(sc);
     air_program_destroy(p);
   }

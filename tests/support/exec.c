@@ -2,11 +2,29 @@
 #include "support/exec.h"
 
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "hal/cpu/cpu_code.h"
+
+/* Tests describe runs from several threads at once (test_prepared_concurrent). */
+struct test_codes_t {
+  pthread_mutex_t mu;
+  air_cpu_code_t** code;
+  uint32_t n, cap;
+};
+
 int test_exec_open(test_exec_t* x) {
   memset(x, 0, sizeof *x);
+  const char* path = getenv("AIR_TEST_PATH");
+  x->path = !path                         ? TEST_PATH_DEFAULT
+            : !strcmp(path, "interpreted") ? TEST_PATH_INTERPRETED
+            : !strcmp(path, "compiled")    ? TEST_PATH_COMPILED
+                                          : TEST_PATH_DEFAULT;
+  x->codes = calloc(1, sizeof *x->codes);
+  if (!x->codes) return -1;
+  pthread_mutex_init(&x->codes->mu, NULL);
   if (air_context_create(NULL, NULL, &x->ctx)) return -1;
   if (air_pool_create(NULL, 2, &x->pool)) {
     air_context_destroy(x->ctx);
@@ -17,7 +35,45 @@ int test_exec_open(test_exec_t* x) {
 
 void test_exec_close(test_exec_t* x) {
   air_pool_destroy(x->pool);
+  for (uint32_t i = 0; x->codes && i < x->codes->n; ++i) air_cpu_code_free(x->codes->code[i]);
+  if (x->codes) {
+    free(x->codes->code);
+    pthread_mutex_destroy(&x->codes->mu);
+  }
+  free(x->codes);
   air_context_destroy(x->ctx);
+}
+
+const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p) {
+  air_allocator_t a;
+  air_allocator_init_system(&a);
+  air_cpu_code_t* c = NULL;
+  air_code_info_t info;
+  memset(&info, 0, sizeof info);
+  air_status_t st = air_cpu_code_jit(&a, p, &c, &info);
+  if (st) {
+    fprintf(stderr, "compiling the program: %s\n", air_status_message(st));
+    abort();
+  }
+  if (!c) {
+    /* Nothing to compile is fine (no unit in the program); no generator is not. */
+    if (info.why_none && !strcmp(info.why_none, "no code generator")) {
+      fprintf(stderr, "AIR_TEST_PATH=compiled but no code generator can be loaded\n");
+      abort();
+    }
+    return NULL;
+  }
+  struct test_codes_t* l = x->codes;
+  pthread_mutex_lock(&l->mu);
+  if (l->n == l->cap) {
+    uint32_t cap = l->cap ? l->cap * 2 : 16;
+    air_cpu_code_t** g = realloc(l->code, cap * sizeof *g);
+    if (!g) abort();
+    l->code = g, l->cap = cap;
+  }
+  l->code[l->n++] = c;
+  pthread_mutex_unlock(&l->mu);
+  return air_cpu_code_lookup(c);
 }
 
 int test_exec_setup(void** state) {
@@ -41,6 +97,8 @@ air_interp_desc_t test_exec_desc(const test_exec_t* x, const air_program_t* p,
   air_interp_desc_t d = {.program = p, .entry = entry, .n_args = n, .args = args,
                          .pool = x->pool, .context = x->ctx};
   air_allocator_init_system(&d.allocator);
+  if (x->path == TEST_PATH_INTERPRETED) d.interpret = true;
+  if (x->path == TEST_PATH_COMPILED) d.code = test_exec_code(x, p);
   return d;
 }
 

@@ -13,9 +13,20 @@
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 
+/* Which path the runs a test describes take (AIR_TEST_PATH in the environment,
+ * read at open): "interpreted" (every body interpreted, linalg ops through their
+ * reference loops: AIR_DISPATCH_INTERPRET), "compiled" (the program's units from
+ * the code generator's JIT, library kernels), or unset (no units, library
+ * kernels). ctest runs the executor's tests both ways (tests/interp.cmake). */
+typedef enum test_path_e { TEST_PATH_DEFAULT = 0, TEST_PATH_INTERPRETED, TEST_PATH_COMPILED } test_path_t;
+
+struct test_codes_t; /* exec.c: compiled code made for runs, freed at close */
+
 typedef struct test_exec_t {
   air_context_t* ctx;
   air_pool_t* pool; /* two workers */
+  test_path_t path;
+  struct test_codes_t* codes;
 } test_exec_t;
 
 /* Opens / closes one (0: opened). */
@@ -26,9 +37,13 @@ int test_exec_setup(void** state);
 int test_exec_teardown(void** state);
 
 /* A description of a run of `entry` with `n` arguments on x's pool and context,
- * with the system allocator; the caller sets anything else. */
+ * with the system allocator, on x's path; the caller sets anything else. */
 air_interp_desc_t test_exec_desc(const test_exec_t* x, const air_program_t* p,
                                  const air_op_t* entry, air_arg_t* args, uint32_t n);
+
+/* The program's compiled units (JIT), kept until test_exec_close; fails the test
+ * when the code generator cannot be loaded. */
+const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p);
 
 /* A row-major memref argument of `rank` sizes (int64_t varargs). */
 air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...);

@@ -4,6 +4,7 @@
  * never fails past the checks of command_buffer.c except for memory. */
 #include <string.h>
 
+#include "hal/cpu/cpu_code.h"
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp/interp.h"
 #include "runtime/base/status_util.h"
@@ -79,12 +80,17 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   d->watchdog_ns = options->watchdog_ns;
   d->trace = options->trace;
   d->rank_copies = options->rank_copies;
+  d->transport = options->transport;
   d->allocator = dev->base.allocator;
   /* The entry's prepared schedule, unless the dispatch asks for the dynamic path. */
   if (!(options->flags & AIR_DISPATCH_DYNAMIC)) d->plan = e->entries[ordinal].prepared;
   d->transient = transient;
   d->transient_size = transient_size;
   d->prep = ((const air_cpu_executable_t*)e)->prep;
+  /* Compiled units, unless the dispatch asks for the interpreter (and the
+   * reference loops of the linalg ops). */
+  d->code = air_cpu_code_lookup(((const air_cpu_executable_t*)e)->code);
+  d->interpret = (options->flags & AIR_DISPATCH_INTERPRET) != 0;
   cmd.u.dispatch.first_arg = c->n_args;
   /* Submissions run on the pool's workers, which the inline path needs. A run
    * that fails air_interp_start's checks goes that way, to report them. */

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "hal/cpu/cpu_code.h"
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp/interp.h"
 #include "runtime/base/status_util.h"
@@ -74,6 +75,7 @@ static void executable_destroy(air_resource_t* r) {
   air_allocator_t a = e->allocator;
   for (uint32_t i = 0; i < e->n_entries; ++i) air_interp_plan_free(e->entries[i].prepared);
   air_interp_prep_release(x->prep); /* runs still going keep it alive */
+  air_cpu_code_free(x->code);
   air_executable_deinit(e);
   a.free(a.self, x);
 }
@@ -83,9 +85,31 @@ static const air_executable_vtable_t k_executable_vtable = {.resource = {executa
 /* The interpreter runs the program's IR directly; its tables are derived once
  * and each entry's schedule is bound to it once (an air_interp_plan_t) so
  * dispatches only read them. */
+/* The program's compiled units: the artifact's host code when it carries some
+ * this CPU runs, else the JIT when the code generator is installed; none with
+ * AIR_EXECUTABLE_NO_COMPILE. Why there is none is kept for code_info. */
+static air_status_t make_code(air_cpu_executable_t* x, const air_allocator_t* a, uint32_t flags,
+                              const air_artifact_code_t* code) {
+  air_executable_t* e = &x->base;
+  air_code_info_t* info = &e->code_info;
+  memset(info, 0, sizeof *info);
+  info->source = "none";
+  e->code_why[0] = 0;
+  if (flags & AIR_EXECUTABLE_NO_COMPILE) {
+    snprintf(e->code_why, sizeof e->code_why, "made with AIR_EXECUTABLE_NO_COMPILE");
+    return NULL;
+  }
+  air_status_t st = code ? air_cpu_code_link(a, e->program, code, &x->code, info)
+                         : air_cpu_code_jit(a, e->program, &x->code, info);
+  if (!st && !x->code && info->why_none)
+    snprintf(e->code_why, sizeof e->code_why, "%s", info->why_none);
+  info->why_none = NULL; /* air_executable_code_info points it at code_why */
+  return st;
+}
+
 static air_status_t executable_create(air_device_t* d, const air_program_t* program,
                                       uint32_t flags, air_schedule_t* loaded,
-                                      air_executable_t** out) {
+                                      const air_artifact_code_t* code, air_executable_t** out) {
   air_cpu_executable_t* x = d->allocator.alloc(d->allocator.self, sizeof(*x));
   air_executable_t* e = x ? &x->base : NULL;
   if (!e) {
@@ -99,7 +123,9 @@ static air_status_t executable_create(air_device_t* d, const air_program_t* prog
     return st;
   }
   x->prep = NULL;
+  x->code = NULL;
   air_status_free(air_interp_prepare(&d->allocator, e->program, &x->prep));
+  st = make_code(x, &d->allocator, flags, code);
   for (uint32_t i = 0; i < e->n_entries && !st; ++i) {
     air_interp_plan_t* plan = NULL;
     if (e->entries[i].schedule)

@@ -30,6 +30,9 @@ typedef struct air_cpu_device_t {
 typedef struct air_cpu_executable_t {
   air_executable_t base;
   struct air_interp_prep_t* prep;
+  /* The program's compiled units (JIT, or the artifact's host code), or NULL:
+   * everything is interpreted (base.code_info says why). */
+  struct air_cpu_code_t* code;
 } air_cpu_executable_t;
 
 typedef enum air_cpu_cmd_kind_e {

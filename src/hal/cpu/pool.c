@@ -177,6 +177,10 @@ void air_pool_destroy(air_pool_t* p) {
 
 uint32_t air_pool_threads(const air_pool_t* p) { return p->n_workers; }
 
+uint32_t air_pool_queued(const air_pool_t* p) {
+  return atomic_load_explicit(&((air_pool_t*)p)->queued, memory_order_relaxed);
+}
+
 void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) { p->spin = spin_iterations; }
 
 void air_pool_stats(const air_pool_t* p, air_pool_stats_t* out) {

@@ -38,6 +38,8 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
 /* Stops the workers after the queue drains and frees the pool. */
 void air_pool_destroy(air_pool_t* pool);
 uint32_t air_pool_threads(const air_pool_t* pool);
+/* Tasks queued and not yet taken by a worker (a snapshot). */
+uint32_t air_pool_queued(const air_pool_t* pool);
 
 /* Queues one task. The call touches the pool after the task is queued (to wake a
  * sleeper), so a submitter that is not itself a worker must keep the pool alive

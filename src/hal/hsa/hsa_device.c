@@ -184,7 +184,8 @@ static const char k_gpu_target[] = "mi300x";
  * dispatch returns; the other entries stay usable. */
 static air_status_t executable_create(air_device_t* base, const air_program_t* program,
                                       uint32_t flags, air_schedule_t* loaded,
-                                      air_executable_t** out) {
+                                      const air_artifact_code_t* code, air_executable_t** out) {
+  (void)code; /* host code (.air.code) is for the cpu driver */
   air_hsa_device_t* d = (air_hsa_device_t*)base;
   air_hsa_executable_t* x = air_mem_calloc(&base->allocator, 1, sizeof *x);
   if (!x) {

@@ -327,7 +327,8 @@ static air_status_t executable_create_options(air_device_t* base, const air_prog
 
 static air_status_t executable_create(air_device_t* base, const air_program_t* program,
                                       uint32_t flags, air_schedule_t* loaded,
-                                      air_executable_t** out) {
+                                      const air_artifact_code_t* code, air_executable_t** out) {
+  (void)code; /* host code (.air.code) is for the cpu driver */
   air_executable_options_t o = {flags, NULL, NULL, NULL};
   return executable_create_options(base, program, &o, loaded, out);
 }

@@ -522,6 +522,42 @@ bool air_aff_eval(const air_aff_t* e, const int64_t* dims, const int64_t* syms, 
   }
 }
 
+bool air_aff_linearize(const air_aff_t* e, uint32_t n_dims, int64_t* coef, int64_t* c) {
+  memset(coef, 0, n_dims * sizeof(int64_t));
+  *c = 0;
+  if (!e || n_dims > AIR_AFF_MAX_LINEAR_DIMS) return false;
+  switch (e->kind) {
+    case AIR_AFF_CONST: *c = e->value; return true;
+    case AIR_AFF_DIM:
+      if (e->value < 0 || (uint64_t)e->value >= n_dims) return false;
+      coef[e->value] = 1;
+      return true;
+    case AIR_AFF_ADD:
+    case AIR_AFF_MUL: {
+      int64_t lc[AIR_AFF_MAX_LINEAR_DIMS], rc[AIR_AFF_MAX_LINEAR_DIMS], l0, r0;
+      if (!air_aff_linearize(e->lhs, n_dims, lc, &l0) || !air_aff_linearize(e->rhs, n_dims, rc, &r0))
+        return false;
+      bool lconst = true, rconst = true;
+      for (uint32_t d = 0; d < n_dims; ++d) {
+        lconst = lconst && !lc[d];
+        rconst = rconst && !rc[d];
+      }
+      if (e->kind == AIR_AFF_ADD) {
+        for (uint32_t d = 0; d < n_dims; ++d) coef[d] = (int64_t)((uint64_t)lc[d] + (uint64_t)rc[d]);
+        *c = (int64_t)((uint64_t)l0 + (uint64_t)r0);
+        return true;
+      }
+      if (!lconst && !rconst) return false;
+      uint64_t k = (uint64_t)(lconst ? l0 : r0);
+      const int64_t* v = lconst ? rc : lc;
+      for (uint32_t d = 0; d < n_dims; ++d) coef[d] = (int64_t)((uint64_t)v[d] * k);
+      *c = (int64_t)((uint64_t)l0 * (uint64_t)r0);
+      return true;
+    }
+    default: return false;
+  }
+}
+
 /* `file:line:col: <severity>: <message>` on the program's allocator, or NULL. Each
  * line is cut at AIR_IR_MAX_DIAG bytes, whatever a message quotes. */
 static char* format_diag(const air_program_t* p, const char* severity, uint32_t line,

@@ -307,6 +307,13 @@ typedef struct air_affine_set_t {
 bool air_aff_eval(const air_aff_t* e, const int64_t* dims, const int64_t* syms,
                   int64_t* out);
 
+/* `e` as sum_d coef[d] * d_d + *c over `n_dims` dims (at most
+ * AIR_AFF_MAX_LINEAR_DIMS); false when it is not linear (mod, floordiv, ceildiv,
+ * a symbol, a product of two dims). Arithmetic wraps like the executor's. Used
+ * by linalg.generic's strided walk in the executor and the code generator. */
+#define AIR_AFF_MAX_LINEAR_DIMS 8
+bool air_aff_linearize(const air_aff_t* e, uint32_t n_dims, int64_t* coef, int64_t* c);
+
 /*---------------------------------------------------------------------------*/
 /* Attributes                                                                */
 /*---------------------------------------------------------------------------*/

@@ -19,6 +19,19 @@
 #include "air/status.h"
 #include "scheduler/schedule.h"
 
+/* Host code for the program's compiled units, the optional `.air.code` section
+ * (docs/artifact.md): an x86-64 relocatable object holding one function per unit,
+ * "air_unit_<N>" for the op at preorder index N of the module (hal/compiled.h,
+ * loaded by hal/host_object.h), for the instruction set `isa`. The section also
+ * stores a hash of the program text, so code is never paired with a program it
+ * was not made for. */
+typedef struct air_artifact_code_t {
+  void* object;   /* reading: the allocator's copy (caller frees), NULL when none */
+  size_t size;
+  uint32_t n_units;
+  char isa[16];   /* "x86-64-v3" */
+} air_artifact_code_t;
+
 /* Serialises (program, schedule) into an ELF image in memory; *out_data comes from
  * `allocator` (caller frees). */
 air_status_t air_artifact_write(const air_allocator_t* allocator, const air_program_t* program,
@@ -27,6 +40,16 @@ air_status_t air_artifact_write(const air_allocator_t* allocator, const air_prog
 air_status_t air_artifact_write_file(const air_allocator_t* allocator,
                                      const air_program_t* program,
                                      const air_schedule_t* schedule, const char* path);
+
+/* The same, with the program's host code (`code` NULL or with no object: none). */
+air_status_t air_artifact_write_ex(const air_allocator_t* allocator, const air_program_t* program,
+                                   const air_schedule_t* schedule,
+                                   const air_artifact_code_t* code, void** out_data,
+                                   size_t* out_size);
+air_status_t air_artifact_write_file_ex(const air_allocator_t* allocator,
+                                        const air_program_t* program,
+                                        const air_schedule_t* schedule,
+                                        const air_artifact_code_t* code, const char* path);
 
 /* True when the bytes start like an .airbin (ELF magic); a cheap sniff for tools. */
 bool air_artifact_sniff(const void* data, size_t size);
@@ -42,5 +65,16 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
  * reader checks: docs/artifact.md. */
 air_status_t air_artifact_read_file(air_context_t* context, const char* path,
                                     air_program_t** out_program, air_schedule_t** out_schedule);
+
+/* The same, also returning the host code when the image carries some
+ * (`out_code->object` NULL otherwise; from the context's allocator). A `.air.code`
+ * section that is malformed or made for other program text fails the whole read
+ * (DATA_LOSS). */
+air_status_t air_artifact_read_ex(air_context_t* context, const void* data, size_t size,
+                                  const char* name, air_program_t** out_program,
+                                  air_schedule_t** out_schedule, air_artifact_code_t* out_code);
+air_status_t air_artifact_read_file_ex(air_context_t* context, const char* path,
+                                       air_program_t** out_program, air_schedule_t** out_schedule,
+                                       air_artifact_code_t* out_code);
 
 #endif /* AIR_SCHEDULER_ARTIFACT_ARTIFACT_H_ */

@@ -18,6 +18,7 @@
 #include "runtime/base/status_util.h"
 #include "runtime/target/target.h"
 #include "scheduler/artifact/artifact.h"
+#include "scheduler/artifact/artifact_code.h"
 #include "scheduler/artifact/artifact_internal.h"
 
 bool air_artifact_sniff(const void* data, size_t size) {
@@ -32,6 +33,8 @@ typedef struct reader_t {
   uint64_t meta[AIR_ART_M_COUNT_];
   const char* target;
   const char* entry;
+  const uint8_t* code; /* the optional .air.code */
+  size_t code_size;
 } reader_t;
 
 static air_status_t not_airbin(const reader_t* r, const char* why) {
@@ -93,6 +96,19 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
     int which = -1;
     for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i)
       if (strcmp(nm, k_air_art_sections[i].name) == 0) which = i;
+    if (which < 0 && strcmp(nm, AIR_ART_CODE_SECTION) == 0) {
+      if (r->code) return air_art_corrupt(r->a, r->name, "%s: appears twice", nm);
+      Elf_Data* d = sh->sh_type == SHT_PROGBITS && sh->sh_offset <= image_size &&
+                            sh->sh_size <= image_size - sh->sh_offset && sh->sh_size
+                        ? elf_rawdata(scn, NULL)
+                        : NULL;
+      if (!d || !d->d_buf || d->d_size != sh->sh_size)
+        return air_art_corrupt(r->a, r->name, "%s: not a readable PROGBITS section inside the file",
+                               nm);
+      r->code = d->d_buf;
+      r->code_size = sh->sh_size;
+      continue;
+    }
     if (which < 0) continue; /* other sections are allowed and ignored */
     if (r->sec[which]) return air_art_corrupt(r->a, r->name, "%s: appears twice", nm);
     if (sh->sh_type != SHT_PROGBITS)
@@ -391,8 +407,15 @@ static air_status_t load_program(const reader_t* r, air_context_t* context,
 air_status_t air_artifact_read(air_context_t* context, const void* data, size_t size,
                                const char* name, air_program_t** out_program,
                                air_schedule_t** out_schedule) {
+  return air_artifact_read_ex(context, data, size, name, out_program, out_schedule, NULL);
+}
+
+air_status_t air_artifact_read_ex(air_context_t* context, const void* data, size_t size,
+                                  const char* name, air_program_t** out_program,
+                                  air_schedule_t** out_schedule, air_artifact_code_t* out_code) {
   *out_program = NULL;
   *out_schedule = NULL;
+  if (out_code) memset(out_code, 0, sizeof *out_code);
   const air_allocator_t* a = air_context_allocator(context);
   reader_t r = {.a = a, .name = name ? name : "<memory>"};
   if (!air_artifact_sniff(data, size))
@@ -436,6 +459,15 @@ air_status_t air_artifact_read(air_context_t* context, const void* data, size_t 
       (st = air_art_check_structure(r.name, s)) || (st = load_program(&r, context, s, &program)) ||
       (st = air_art_check_program(r.name, s, program)))
     goto done;
+  /* The code section is checked whenever present, so a file is rejected the same
+   * way whoever reads it; only a caller that asks gets the object. */
+  if (r.code) {
+    air_artifact_code_t code;
+    st = air_art_code_decode(a, r.name, r.code, r.code_size, r.sec[AIR_ART_PROGRAM],
+                             r.size[AIR_ART_PROGRAM], &code);
+    if (!st && out_code) *out_code = code;
+    else if (!st) a->free(a->self, code.object);
+  }
 done:
   if (elf) elf_end(elf);
   a->free(a->self, copy);
@@ -451,8 +483,15 @@ done:
 
 air_status_t air_artifact_read_file(air_context_t* context, const char* path,
                                     air_program_t** out_program, air_schedule_t** out_schedule) {
+  return air_artifact_read_file_ex(context, path, out_program, out_schedule, NULL);
+}
+
+air_status_t air_artifact_read_file_ex(air_context_t* context, const char* path,
+                                       air_program_t** out_program, air_schedule_t** out_schedule,
+                                       air_artifact_code_t* out_code) {
   *out_program = NULL;
   *out_schedule = NULL;
+  if (out_code) memset(out_code, 0, sizeof *out_code);
   const air_allocator_t* a = air_context_allocator(context);
   int fd = open(path, O_RDONLY);
   struct stat st_buf;
@@ -481,8 +520,8 @@ air_status_t air_artifact_read_file(air_context_t* context, const char* path,
     got += (size_t)n;
   }
   close(fd);
-  air_status_t st = got == size ? air_artifact_read(context, data, size, path, out_program,
-                                                    out_schedule)
+  air_status_t st = got == size ? air_artifact_read_ex(context, data, size, path, out_program,
+                                                       out_schedule, out_code)
                                 : AIR_STATUS(a, AIR_STATUS_UNAVAILABLE, "%s: error: read error",
                                              path);
   a->free(a->self, data);

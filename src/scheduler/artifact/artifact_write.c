@@ -16,6 +16,7 @@
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 #include "scheduler/artifact/artifact.h"
+#include "scheduler/artifact/artifact_code.h"
 #include "scheduler/artifact/artifact_format.h"
 
 typedef struct section_t {
@@ -26,6 +27,7 @@ typedef struct section_t {
 typedef struct encoder_t {
   const air_allocator_t* a;
   section_t s[AIR_ART_SECTION_COUNT];
+  section_t code;               /* the optional .air.code (size 0: none) */
   const air_program_t* program; /* owns s[AIR_ART_PROGRAM].data */
 } encoder_t;
 
@@ -121,6 +123,7 @@ static void encoder_free(encoder_t* e) {
       e->a->free(e->a->self, e->s[i].data);
     }
   }
+  e->a->free(e->a->self, e->code.data);
 }
 
 static air_status_t elf_failure(const air_allocator_t* a, const char* what) {
@@ -150,15 +153,19 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
   if (elf_version(EV_CURRENT) == EV_NONE) return elf_failure(a, "version");
   /* Section names: "\0" then each name NUL-terminated, `.shstrtab` last. */
   static const char k_shstrtab[] = ".shstrtab";
-  size_t names = 1 + sizeof k_shstrtab;
+  size_t names = 1 + sizeof k_shstrtab + (e->code.size ? sizeof AIR_ART_CODE_SECTION : 0);
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) names += strlen(k_air_art_sections[i].name) + 1;
   char* strtab = a->alloc(a->self, names);
   if (!strtab) return AIR_STATUS_OOM(a, "artifact");
-  uint32_t name_at[AIR_ART_SECTION_COUNT + 1];
+  uint32_t name_at[AIR_ART_SECTION_COUNT + 2]; /* the table's, .shstrtab, .air.code */
   size_t used = 1;
   strtab[0] = '\0';
-  for (int i = 0; i <= AIR_ART_SECTION_COUNT; ++i) {
-    const char* n = i < AIR_ART_SECTION_COUNT ? k_air_art_sections[i].name : k_shstrtab;
+  /* .air.code's name only when the section is there. */
+  int last = AIR_ART_SECTION_COUNT + (e->code.size ? 1 : 0);
+  for (int i = 0; i <= last; ++i) {
+    const char* n = i < AIR_ART_SECTION_COUNT    ? k_air_art_sections[i].name
+                    : i == AIR_ART_SECTION_COUNT ? k_shstrtab
+                                                 : AIR_ART_CODE_SECTION;
     name_at[i] = (uint32_t)used;
     memcpy(strtab + used, n, strlen(n) + 1);
     used += strlen(n) + 1;
@@ -185,6 +192,11 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
       goto done;
     }
   }
+  if (e->code.size && !add_section(elf, name_at[AIR_ART_SECTION_COUNT + 1], SHT_PROGBITS, 0, 16,
+                                   e->code.data, e->code.size)) {
+    st = elf_failure(a, "section");
+    goto done;
+  }
   Elf_Scn* shstr = add_section(elf, name_at[AIR_ART_SECTION_COUNT], SHT_STRTAB, 0, 1, strtab,
                                names);
   if (!shstr) {
@@ -200,7 +212,8 @@ done:
 }
 
 static air_status_t encode_all(const air_allocator_t* a, const air_program_t* program,
-                               const air_schedule_t* schedule, encoder_t* e) {
+                               const air_schedule_t* schedule, const air_artifact_code_t* code,
+                               encoder_t* e) {
   memset(e, 0, sizeof *e);
   e->a = a;
   e->program = program;
@@ -209,6 +222,8 @@ static air_status_t encode_all(const air_allocator_t* a, const air_program_t* pr
   AIR_RETURN_IF_ERROR(air_program_print_to_string(program, 0, &text, &len));
   e->s[AIR_ART_PROGRAM].data = (uint8_t*)text;
   e->s[AIR_ART_PROGRAM].size = len;
+  if (code && code->object)
+    AIR_RETURN_IF_ERROR(air_art_code_encode(a, code, text, len, &e->code.data, &e->code.size));
   return encode(e, schedule);
 }
 
@@ -224,8 +239,15 @@ static air_status_t errno_status(const air_allocator_t* a, int err, const char* 
 air_status_t air_artifact_write_file(const air_allocator_t* allocator,
                                      const air_program_t* program,
                                      const air_schedule_t* schedule, const char* path) {
+  return air_artifact_write_file_ex(allocator, program, schedule, NULL, path);
+}
+
+air_status_t air_artifact_write_file_ex(const air_allocator_t* allocator,
+                                        const air_program_t* program,
+                                        const air_schedule_t* schedule,
+                                        const air_artifact_code_t* code, const char* path) {
   encoder_t e;
-  air_status_t st = encode_all(allocator, program, schedule, &e);
+  air_status_t st = encode_all(allocator, program, schedule, code, &e);
   if (!st) {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
     if (fd < 0) {
@@ -265,10 +287,17 @@ static air_status_t slurp(const air_allocator_t* a, int fd, void** out_data, siz
 air_status_t air_artifact_write(const air_allocator_t* allocator, const air_program_t* program,
                                 const air_schedule_t* schedule, void** out_data,
                                 size_t* out_size) {
+  return air_artifact_write_ex(allocator, program, schedule, NULL, out_data, out_size);
+}
+
+air_status_t air_artifact_write_ex(const air_allocator_t* allocator, const air_program_t* program,
+                                   const air_schedule_t* schedule,
+                                   const air_artifact_code_t* code, void** out_data,
+                                   size_t* out_size) {
   *out_data = NULL;
   *out_size = 0;
   encoder_t e;
-  air_status_t st = encode_all(allocator, program, schedule, &e);
+  air_status_t st = encode_all(allocator, program, schedule, code, &e);
   if (st) {
     encoder_free(&e);
     return st;

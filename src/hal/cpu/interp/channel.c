@@ -18,13 +18,23 @@
  *
  * Entries are reserved under the run lock and filled/drained outside it: an entry
  * being filled is invisible to getters, and an entry being read is not freed
- * until its reader is done. */
+ * until its reader is done.
+ *
+ * Spin, then park: a put or get that finds nothing to do first lets go of the
+ * lock and watches its transfer's state for a few microseconds (when the pool
+ * has another worker that may be running its partner), so a rendezvous between
+ * two running strands never goes through park, wake and the pool, let alone the
+ * kernel; only then does it park. The words it watches (an entry's `seq` and
+ * `state`, a lane's `head`) are written with atomic stores under the lock and
+ * read with atomic loads outside it. */
 #include "hal/cpu/interp/channel.h"
 
 #include <stdio.h>
 #include <string.h>
 
+#include "air/rank.h"
 #include "hal/cpu/interp/lists.h"
+#include "hal/cpu/interp/split.h"
 #include "hal/cpu/interp/tables.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
@@ -75,13 +85,20 @@ typedef struct ix_space_t {
   int64_t rank_id;
 } ix_space_t;
 
+/* Lanes, rings and transfer buffers come from the run's cache (cache.h): a run
+ * in steady state allocates none, and the next run of the prep reuses them. */
+static void* cget(ix_run_t* r, size_t n) { return ix_cache_get_zero(r->cache, &r->alloc, n); }
+static void cput(ix_run_t* r, void* p, size_t n) { ix_cache_put(r->cache, &r->alloc, p, n); }
+
+static size_t lanes_bytes(const ix_run_t* r) {
+  return (r->tab.n_chans ? r->tab.n_chans : 1) * sizeof(ix_lane_t**);
+}
+
 static ix_space_t* space_make(ix_run_t* r, bool own_lanes) {
-  ix_space_t* sp = air_mem_calloc(&r->alloc, 1, sizeof *sp);
+  ix_space_t* sp = cget(r, sizeof *sp);
   if (!sp) return NULL;
-  if (own_lanes &&
-      !(sp->lanes = air_mem_calloc(&r->alloc, r->tab.n_chans ? r->tab.n_chans : 1,
-                                   sizeof(ix_lane_t**)))) {
-    air_mem_free(&r->alloc, sp);
+  if (own_lanes && !(sp->lanes = cget(r, lanes_bytes(r)))) {
+    cput(r, sp, sizeof *sp);
     return NULL;
   }
   ix_lock(r);
@@ -128,17 +145,26 @@ void ix_spaces_free(ix_run_t* r) {
       for (uint64_t j = 0; sp->lanes[i] && j < c->n_put; ++j) {
         ix_lane_t* q = sp->lanes[i][j];
         if (!q) continue;
-        for (int64_t k = 0; k < c->depth; ++k) air_mem_free(&r->alloc, q->ring[k].buf);
-        air_mem_free(&r->alloc, q->ring);
-        air_mem_free(&r->alloc, q->get_issued);
-        air_mem_free(&r->alloc, q->getters);
-        air_mem_free(&r->alloc, q);
+        for (int64_t k = 0; k < c->depth; ++k) cput(r, q->ring[k].buf, q->ring[k].cap);
+        cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
+        cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
+        cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
+        cput(r, q, sizeof *q);
       }
-      air_mem_free(&r->alloc, sp->lanes[i]);
+      if (sp->lanes[i]) cput(r, sp->lanes[i], c->n_put * sizeof(ix_lane_t*));
     }
-    air_mem_free(&r->alloc, sp->lanes);
-    air_mem_free(&r->alloc, sp);
+    if (sp->lanes) cput(r, sp->lanes, lanes_bytes(r));
+    cput(r, sp, sizeof *sp);
   }
+}
+
+/* Whether the channel op of a strand in `sp` uses the lanes every rank shares
+ * while the ranks are spread over processes (r->transport): those lanes are not
+ * carried between processes yet, so the op is refused rather than letting each
+ * process keep a channel of its own that no peer reaches. */
+static bool lanes_across(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* c) {
+  if (!r->transport || r->transport->processes < 2 || !sp) return false;
+  return sp->shared || (c->symheap && sp->rank_lanes);
 }
 
 /* Under lock. */
@@ -146,18 +172,18 @@ static ix_lane_t* lane_of(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p)
   if (c->symheap && sp->rank_lanes) sp = sp->rank_lanes;
   if (sp->shared) sp = sp->shared;
   uint32_t ci = (uint32_t)(c - r->tab.chans);
-  if (!sp->lanes[ci] && !(sp->lanes[ci] = air_mem_calloc(&r->alloc, c->n_put, sizeof(ix_lane_t*)))) return NULL;
+  if (!sp->lanes[ci] && !(sp->lanes[ci] = cget(r, c->n_put * sizeof(ix_lane_t*)))) return NULL;
   if (sp->lanes[ci][p]) return sp->lanes[ci][p];
-  ix_lane_t* q = air_mem_calloc(&r->alloc, 1, sizeof *q);
+  ix_lane_t* q = cget(r, sizeof *q);
   if (!q) return NULL;
-  q->ring = air_mem_calloc(&r->alloc, (size_t)c->depth, sizeof(ix_xfer_t));
-  q->get_issued = air_mem_calloc(&r->alloc, c->n_recv, sizeof(uint64_t));
-  q->getters = air_mem_calloc(&r->alloc, c->n_recv, sizeof(ix_wlist_t));
+  q->ring = cget(r, (size_t)c->depth * sizeof(ix_xfer_t));
+  q->get_issued = cget(r, c->n_recv * sizeof(uint64_t));
+  q->getters = cget(r, c->n_recv * sizeof(ix_wlist_t));
   if (!q->ring || !q->get_issued || !q->getters) {
-    air_mem_free(&r->alloc, q->ring);
-    air_mem_free(&r->alloc, q->get_issued);
-    air_mem_free(&r->alloc, q->getters);
-    air_mem_free(&r->alloc, q);
+    cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
+    cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
+    cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
+    cput(r, q, sizeof *q);
     return NULL;
   }
   sp->lanes[ci][p] = q;
@@ -275,7 +301,7 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   uint64_t p, rv;
   bool ready;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
-  if (st || !ready) {
+  if (st || !ready || lanes_across(r, s->space, c)) {
     air_status_free(st); /* reported again when the op runs */
     return false;
   }
@@ -284,6 +310,31 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   if (q) *ticket = take_ticket(q, op->kind == AIR_OP_PUT, rv);
   ix_unlock(r);
   return q != NULL;
+}
+
+bool ix_chan_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t ticket) {
+  ix_run_t* r = s->run;
+  ix_chan_t* c;
+  int64_t idx[AIR_MAX_RANK];
+  uint64_t p, rv;
+  bool ready;
+  air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
+  if (st || !ready) {
+    air_status_free(st); /* reported when the op runs */
+    return false;
+  }
+  uint64_t depth = (uint64_t)c->depth;
+  ix_lock(r);
+  ix_lane_t* q = lane_of(r, s->space, c, p);
+  bool ok = false;
+  if (q && op->kind == AIR_OP_PUT) {
+    ok = ticket < q->head + depth;
+  } else if (q) {
+    const ix_xfer_t* x = &q->ring[ticket % depth];
+    ok = x->seq == ticket && x->state == IX_X_FULL;
+  }
+  ix_unlock(r);
+  return ok;
 }
 
 static int park_io(ix_strand_t* s, uint8_t why, const air_op_t* op, ix_chan_t* c, ix_lane_t* q,
@@ -309,6 +360,41 @@ static void wake_getter(ix_run_t* r, ix_wlist_t* l, uint64_t t, ix_wake_t* w) {
     }
 }
 
+/* How long a put/get watches its transfer before parking: about what parking,
+ * waking and a pool hand-over cost (and well under a futex wake, ~4-7 us here,
+ * PERFORMANCE.md). Bounded in time: one `pause` costs from a few ns to ~70 ns
+ * depending on the CPU. */
+enum { SPIN_NS = 10000 };
+
+static inline void cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#endif
+}
+
+/* Watches, without the lock, until the get's transfer `t` is in entry `x` or the
+ * put's slot is free; true when it is. Only worth it while the partner may be
+ * running on another worker: never on a one-worker pool, and not while work
+ * waits in the pool's queue (the partner may be that work, and this worker
+ * should run it instead). */
+static bool spin_for(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
+                     uint64_t depth) {
+  if (air_pool_threads(r->pool) < 2) return false;
+  int64_t deadline = 0;
+  for (uint32_t i = 0;; ++i) {
+    if (put ? t < __atomic_load_n(&q->head, __ATOMIC_ACQUIRE) + depth
+            : __atomic_load_n(&x->state, __ATOMIC_ACQUIRE) == IX_X_FULL &&
+                  __atomic_load_n(&x->seq, __ATOMIC_RELAXED) == t)
+      return true;
+    if ((i & 7) == 0) {
+      int64_t now = air_time_now_ns();
+      if (!deadline) deadline = now + SPIN_NS;
+      if (now >= deadline || ix_failing(r) || air_pool_queued(r->pool)) return false;
+    }
+    cpu_relax();
+  }
+}
+
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
@@ -319,6 +405,12 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   bool ready;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
   if (!st && !ready) st = ix_err(r, op, AIR_STATUS_INTERNAL, "channel index not available");
+  if (!st && lanes_across(r, s->space, c))
+    st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                "air.channel @%s between ranks is not carried across processes yet (issue 13): "
+                "run this program's ranks in one process, or exchange through symmetric "
+                "memrefs (dst_rank/src_rank)",
+                c->name);
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;
@@ -343,33 +435,48 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_xfer_t* x = &q->ring[t % depth];
   int64_t t0;
   if (put) {
-    if (t >= q->head + depth) return park_io(s, IX_WHY_PUT, op, c, q, idx, &q->putters, t);
-    x->seq = t;
-    x->state = IX_X_FILLING;
+    if (t >= q->head + depth) {
+      ix_unlock(r);
+      spin_for(r, true, q, x, t, depth);
+      ix_lock(r); /* whatever the spin saw, the state under the lock decides */
+      if (t >= q->head + depth) return park_io(s, IX_WHY_PUT, op, c, q, idx, &q->putters, t);
+    }
+    __atomic_store_n(&x->seq, t, __ATOMIC_RELAXED);
+    __atomic_store_n(&x->state, (uint8_t)IX_X_FILLING, __ATOMIC_RELEASE);
     x->readers_left = c->n_recv;
     x->count = count;
     x->elem = v->elem;
     x->put = op;
     ix_unlock(r);
-    t0 = air_time_now_ns();
+    t0 = r->trace ? air_time_now_ns() : 0;
     size_t bytes = (size_t)count * esize;
     if (x->cap < bytes) {
-      void* nb = r->alloc.realloc(r->alloc.self, x->buf, bytes);
+      void* nb = ix_cache_get(r->cache, &r->alloc, bytes);
       if (!nb)
         return chan_fail(s, AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED,
                                        "out of memory for a %zu-byte channel transfer", bytes));
+      cput(r, x->buf, x->cap);
       x->buf = nb;
       x->cap = bytes;
     }
     ix_watchdog_enter(s, op, false);
-    if (count) ix_pat_gather(x->buf, &pat);
+    if (count) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, x->buf, pat.esize, count);
+      ix_split_copy(r, &lin, &pat); /* large transfers on several workers */
+    }
     ix_watchdog_exit(s);
     ix_lock(r);
-    x->state = IX_X_FULL;
+    __atomic_store_n(&x->state, (uint8_t)IX_X_FULL, __ATOMIC_RELEASE);
     for (uint32_t i = 0; i < c->n_recv; ++i) wake_getter(r, &q->getters[i], t, &w);
   } else {
-    if (x->seq != t || x->state != IX_X_FULL)
-      return park_io(s, IX_WHY_GET, op, c, q, idx, &q->getters[rv], t);
+    if (x->seq != t || x->state != IX_X_FULL) {
+      ix_unlock(r);
+      spin_for(r, false, q, x, t, depth);
+      ix_lock(r); /* whatever the spin saw, the state under the lock decides */
+      if (x->seq != t || x->state != IX_X_FULL)
+        return park_io(s, IX_WHY_GET, op, c, q, idx, &q->getters[rv], t);
+    }
     if (x->count != count || x->elem != v->elem) {
       const air_op_t* po = x->put;
       ix_unlock(r);
@@ -382,18 +489,22 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                     (long long)x->count, air_elem_name((air_elem_kind_t)x->elem)));
     }
     ix_unlock(r);
-    t0 = air_time_now_ns();
+    t0 = r->trace ? air_time_now_ns() : 0;
     ix_watchdog_enter(s, op, false);
-    if (count) ix_pat_scatter(&pat, x->buf);
+    if (count) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, x->buf, pat.esize, count);
+      ix_split_copy(r, &pat, &lin);
+    }
     ix_watchdog_exit(s);
     ix_lock(r);
-    if (--x->readers_left == 0) x->state = IX_X_DONE;
+    if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);
     bool freed = false;
     for (;;) {
       ix_xfer_t* h = &q->ring[q->head % depth];
       if (h->state != IX_X_DONE || h->seq != q->head) break;
-      h->state = IX_X_FREE;
-      q->head++;
+      __atomic_store_n(&h->state, (uint8_t)IX_X_FREE, __ATOMIC_RELAXED);
+      __atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELEASE);
       freed = true;
     }
     /* Each transfer freed lets one more put in: wake the puts whose turn came. */

@@ -11,10 +11,24 @@
 
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/rank_xfer.h"
+#include "hal/cpu/interp/split.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
+
+/* Bytes the destination side names (saturating; only compared with a threshold). */
+static int64_t moved_bytes(const air_memref_t* v, const ix_lists_t* l, uint32_t es) {
+  int64_t n = es;
+  uint32_t k_n = l->n ? l->n : v->rank;
+  for (uint32_t k = 0; k < k_n; ++k) {
+    int64_t d = l->n ? l->size[k] : v->sizes[k];
+    if (d <= 0) return 0;
+    if (__builtin_mul_overflow(n, d, &n)) return INT64_MAX;
+  }
+  return n;
+}
 
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
@@ -32,15 +46,27 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   if (!st) st = ix_get_view(r, f->env, op, op->operands[1], &sv);
   /* src_rank/dst_rank: the named side is a peer rank's copy (rank.c). */
   air_memref_t dpeer, speer;
+  ix_rank_remote_t rem = {0};
   if (!st && peers) {
     dpeer = *dv;
     speer = *sv;
-    st = ix_rank_dma_views(s, f->env, op, &dpeer, &speer);
+    st = ix_rank_dma_views(s, f->env, op, &dpeer, &speer, &rem);
     dv = &dpeer;
     sv = &speer;
   }
   if (!st) st = ix_lists_eval(r, f->env, op, op->lists, dvals, &dl);
   if (st) return ix_failed(s, st);
+  if (rem.win[0] || rem.win[1]) { /* a peer in another process (rank.c) */
+    st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
+    int64_t t0 = air_time_now_ns();
+    ix_watchdog_enter(s, op, false);
+    if (!st) st = ix_rank_dma_remote(s, op, dv, &dl, sv, &sl, &rem);
+    ix_watchdog_exit(s);
+    if (st) return ix_failed(s, st);
+    if (r->trace) ix_trace(s, AIR_TRACK_DMA, "dma remote", op, t0);
+    ix_next(s);
+    return IX_CONT;
+  }
   ix_pat_t dp, sp;
   air_status_t src_st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
   if (src_st) { /* the destination's pattern error, when it has one, comes first */
@@ -48,9 +74,13 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (st) air_status_free(src_st);
     return ix_failed(s, st ? st : src_st);
   }
-  int64_t t0 = air_time_now_ns();
+  int64_t t0 = r->trace ? air_time_now_ns() : 0;
+  /* Small contiguous transfers go straight through; large ones take the pattern
+   * path, which splits them across the pool's workers (split.h). */
+  uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
+  bool small = moved_bytes(dv, &dl, es) < IX_SPLIT_MIN;
   ix_watchdog_enter(s, op, false);
-  bool moved = ix_copy_flat(dv, &dl, sv, &sl, air_elem_size((air_elem_kind_t)dv->elem));
+  bool moved = small && ix_copy_flat(dv, &dl, sv, &sl, es);
   ix_watchdog_exit(s);
   if (!moved) {
     st = ix_pat_from(r, op, dv, &dl, &dp);
@@ -65,9 +95,9 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                   "%s moves %lld elements out of the source but %lld into the destination",
                   ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
     if (st) return ix_failed(s, st);
-    t0 = air_time_now_ns();
+    if (r->trace) t0 = air_time_now_ns();
     ix_watchdog_enter(s, op, false);
-    ix_pat_copy(&dp, &sp);
+    ix_split_copy(r, &dp, &sp);
     ix_watchdog_exit(s);
   }
   if (r->trace) {

@@ -25,7 +25,7 @@ ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
   const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, b);
   if (!bi) return NULL;
   size_t size = ix_env_size(bi, pe);
-  void* mem = air_mem_alloc(&r->alloc, size);
+  void* mem = ix_cache_get(r->cache, &r->alloc, size);
   return mem ? env_init(mem, size, bi, up, pe, 1) : NULL;
 }
 
@@ -48,7 +48,7 @@ void ix_env_unref(ix_run_t* r, ix_env_t* e) {
   while (e && atomic_fetch_sub_explicit(&e->refs, 1, memory_order_acq_rel) == 1) {
     ix_env_t* up = e->up;
     drop_tokens(r, e);
-    air_mem_free(&r->alloc, e);
+    ix_cache_put(r->cache, &r->alloc, e, ix_env_size(e->bi, e->pe != NULL));
     e = up;
   }
 }

@@ -51,6 +51,7 @@
 #include "air/kernel.h"
 #include "air/status.h"
 #include "air/trace.h"
+#include "hal/compiled.h"
 #include "hal/cpu/pool.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/schedule.h"
@@ -110,10 +111,20 @@ typedef struct air_interp_desc_t {
   /* Where every rank's copy of the memref arguments goes (air/rank.h); NULL:
    * only the bindings (rank 0's) survive the run. */
   struct air_rank_copies_t* rank_copies;
+  /* Ranks over a transport (air/rank.h): this process runs its block of ranks
+   * only; NULL: all ranks run here. */
+  struct air_rank_transport_t* transport;
   /* The caller is a worker of `pool` and lets a run that cannot park (no AIR
    * ops, tokens or calls of bodies; no watchdog, trace or planned transients)
    * execute inside air_interp_start, `done` called before it returns. */
   bool run_inline;
+  /* The program's compiled units (hal/compiled.h), or NULL: every body is
+   * interpreted. Must outlive the run, like the program. */
+  const air_cg_code_t* code;
+  /* Interpret everything and run the built-in linalg ops through their
+   * reference loops (AIR_DISPATCH_INTERPRET): no compiled unit, no library
+   * kernel. Results are the same bit for bit. */
+  bool interpret;
 } air_interp_desc_t;
 
 /* Whether a run of `desc` may execute inline (desc->run_inline): NO; YES; SHORT,

@@ -2,10 +2,14 @@
  * linalg.index in its body) and the named elementwise ops (linalg.add, ...).
  *
  * matmul computes C += A * B in an accumulator type picked from C (f32 for
- * f32/bf16/f16 outputs, f64, or int64 for integers): operands that are not
- * already f32 with unit inner strides are packed into contiguous accumulator-type
- * copies first, then one i-k-j loop nest runs (the innermost loop streams a row
- * of B into a row of C, which compilers vectorise).
+ * f32/bf16/f16 outputs, f64, or int64 for integers); every C entry takes its
+ * products in k order, f32 with one fused multiply-add each (fmaf). f32, bf16 ->
+ * f32 and i8 -> i32 operands with unit inner strides go straight to the CPU
+ * driver's kernels (kernels/gemm.h: libxsmm where it gives the same bits, else
+ * the loops); other operands are packed into contiguous accumulator-type copies
+ * first. fill and transposing copies of 2-d-foldable views use kernels/xform.h.
+ * A run made with AIR_DISPATCH_INTERPRET (r->reference) takes the reference loops
+ * everywhere; results are identical.
  *
  * generic runs its region once per point of the iteration space, loops nested in
  * dimension order (so reduction iterators accumulate in order). Affine maps that
@@ -21,6 +25,8 @@
 #include "hal/cpu/interp/math.h"
 #include "hal/cpu/interp/pattern.h"
 #include "hal/cpu/interp/scalar.h"
+#include "hal/cpu/kernels/gemm.h"
+#include "hal/cpu/kernels/xform.h"
 #include "runtime/base/mem.h"
 
 static air_status_t operand_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, uint32_t i,
@@ -56,6 +62,36 @@ static air_status_t check_view(ix_run_t* r, const air_op_t* op, const air_memref
   return why ? ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: %s", ix_opname(op), why) : NULL;
 }
 
+static air_kern_impl_t impl_of(const ix_run_t* r) {
+  return r->reference ? AIR_KERN_REFERENCE : AIR_KERN_AUTO;
+}
+
+/* A view as rows x cols elements with a unit inner stride and row stride ld
+ * (dims folded where they are contiguous); false when it is not one. */
+static bool fold2d(const air_memref_t* v, int64_t* rows, int64_t* cols, int64_t* ld) {
+  uint32_t n = v->rank;
+  if (n == 0) {
+    *rows = *cols = *ld = 1;
+    return true;
+  }
+  int64_t c = v->sizes[n - 1];
+  if (c > 1 && v->strides[n - 1] != 1) return false;
+  uint32_t k = n - 1;
+  while (k > 0 && v->strides[k - 1] == c) c *= v->sizes[--k]; /* contiguous: fold in */
+  int64_t r = 1, stride = c;
+  if (k > 0) {
+    stride = v->strides[k - 1];
+    r = v->sizes[k - 1];
+    for (uint32_t j = k - 1; j > 0; --j) {
+      if (v->sizes[j - 1] > 1 && v->strides[j - 1] != v->sizes[j] * v->strides[j]) return false;
+      r *= v->sizes[j - 1];
+    }
+  }
+  if (r > 1 && stride < c) return false; /* rows overlap */
+  *rows = r, *cols = c, *ld = r > 1 ? stride : c;
+  return true;
+}
+
 static air_status_t fill(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_memref_t* out;
   air_status_t st = operand_view(r, e, op, 1, &out);
@@ -70,8 +106,24 @@ static air_status_t fill(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   else
     ix_store_i(bytes, out->elem, xf ? (int64_t)x->f : x->i);
   uint32_t es = air_elem_size((air_elem_kind_t)out->elem);
+  int64_t rows, cols, ld;
+  if (fold2d(out, &rows, &cols, &ld)) {
+    air_kern_fill2d(rows, cols, (char*)out->data + out->offset * (int64_t)es, ld, bytes, es,
+                    impl_of(r));
+    return NULL;
+  }
   FOR_EACH_ELEM(out, p, memcpy(p, bytes, es));
   return NULL;
+}
+
+/* The bytes two 2-d views with positive strides span do not overlap. */
+static bool apart(const air_memref_t* x, const air_memref_t* y) {
+  uint32_t es = air_elem_size((air_elem_kind_t)x->elem);
+  const char* xl = (const char*)x->data + x->offset * (int64_t)es;
+  const char* yl = (const char*)y->data + y->offset * (int64_t)es;
+  const char* xh = xl + ((x->sizes[0] - 1) * x->strides[0] + (x->sizes[1] - 1) * x->strides[1] + 1) * (int64_t)es;
+  const char* yh = yl + ((y->sizes[0] - 1) * y->strides[0] + (y->sizes[1] - 1) * y->strides[1] + 1) * (int64_t)es;
+  return xh <= yl || yh <= xl;
 }
 
 static air_status_t copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
@@ -83,6 +135,18 @@ static air_status_t copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   for (uint32_t k = 0; same && k < in->rank; ++k) same = in->sizes[k] == out->sizes[k];
   if (!same)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "linalg.copy needs equal shapes");
+  /* A transposed 2-d view into a row-major one: the transpose kernel. */
+  uint32_t tes = air_elem_size((air_elem_kind_t)in->elem);
+  if (in->elem == out->elem && in->rank == 2 && out->strides[1] == 1 && in->strides[0] == 1 &&
+      in->sizes[0] > 1 && in->sizes[1] > 1 && in->strides[1] >= in->sizes[0] &&
+      out->strides[0] >= out->sizes[1] && apart(in, out)) {
+    /* in[i][j] at j*ls + i: the source is the cols x rows row-major matrix
+     * in^T, whose transpose is out. */
+    air_kern_transpose2d(in->sizes[1], in->sizes[0], (const char*)in->data + in->offset * (int64_t)tes,
+                         in->strides[1], (char*)out->data + out->offset * (int64_t)tes,
+                         out->strides[0], tes, impl_of(r));
+    return NULL;
+  }
   if (in->elem == out->elem) {
     ix_pat_t s, d;
     uint32_t es = air_elem_size((air_elem_kind_t)in->elem);
@@ -114,19 +178,6 @@ static air_status_t copy(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
 /*---------------------------------------------------------------------------*/
 /* matmul                                                                    */
 /*---------------------------------------------------------------------------*/
-
-static void mm_f32(int64_t M, int64_t N, int64_t K, const float* A, int64_t lda, int64_t sa,
-                   const float* B, int64_t ldb, float* C, int64_t ldc) {
-  for (int64_t i = 0; i < M; ++i) {
-    float* restrict c = C + i * ldc;
-    const float* a = A + i * lda;
-    for (int64_t k = 0; k < K; ++k) {
-      const float aik = a[k * sa];
-      const float* restrict b = B + k * ldb;
-      for (int64_t j = 0; j < N; ++j) c[j] += aik * b[j];
-    }
-  }
-}
 
 static void mm_f64(int64_t M, int64_t N, int64_t K, const double* A, const double* B, double* C) {
   for (int64_t i = 0; i < M; ++i)
@@ -198,32 +249,47 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
                   "linalg.matmul needs A (MxK), B (KxN) and C (MxN) matrices");
   int64_t M = A->sizes[0], K = A->sizes[1], N = B->sizes[1];
   if (!M || !N || !K) return NULL;
-  if (A->elem == AIR_ELEM_F32 && B->elem == AIR_ELEM_F32 && C->elem == AIR_ELEM_F32 &&
-      B->strides[1] == 1 && C->strides[1] == 1) {
-    mm_f32(M, N, K, (const float*)A->data + A->offset, A->strides[0], A->strides[1],
-           (const float*)B->data + B->offset, B->strides[0], (float*)C->data + C->offset,
-           C->strides[0]);
-    return NULL;
+  air_kern_impl_t impl = impl_of(r);
+  /* Row-major operands (unit inner stride) of the kernels' types go straight in. */
+  bool rows = (K == 1 || A->strides[1] == 1) && (N == 1 || B->strides[1] == 1) &&
+              (N == 1 || C->strides[1] == 1);
+  air_kern_mat_t a = {(char*)A->data + A->offset * (int64_t)air_elem_size(A->elem), A->strides[0]};
+  air_kern_mat_t b = {(char*)B->data + B->offset * (int64_t)air_elem_size(B->elem), B->strides[0]};
+  air_kern_mat_t c = {(char*)C->data + C->offset * (int64_t)air_elem_size(C->elem), C->strides[0]};
+  bool done = false, tried = false;
+  if (rows && C->elem == AIR_ELEM_F32 && A->elem == B->elem &&
+      (A->elem == AIR_ELEM_F32 || A->elem == AIR_ELEM_BF16)) {
+    tried = true;
+    done = A->elem == AIR_ELEM_F32 ? air_kern_sgemm(M, N, K, a, b, c, impl, &r->alloc)
+                                   : air_kern_bgemm(M, N, K, a, b, c, impl, &r->alloc);
+  } else if (rows && C->elem == AIR_ELEM_I32 && A->elem == AIR_ELEM_I8 && B->elem == AIR_ELEM_I8) {
+    tried = true;
+    done = air_kern_i8gemm(M, N, K, a, b, c, impl, &r->alloc);
   }
+  if (tried && !done)
+    return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
+  if (done) return NULL;
   int acc = C->elem == AIR_ELEM_F64                        ? ACC_F64
             : air_elem_is_float((air_elem_kind_t)C->elem) ? ACC_F32
                                                            : ACC_I64;
   size_t es = acc == ACC_F32 ? sizeof(float) : 8;
   char* buf = air_mem_alloc(&r->alloc, ((size_t)M * K + (size_t)K * N + (size_t)M * N) * es);
   if (!buf) return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
-  void *a = buf, *b = buf + (size_t)M * K * es, *c = buf + ((size_t)M * K + (size_t)K * N) * es;
-  pack(A, acc, a);
-  pack(B, acc, b);
-  pack(C, acc, c);
+  void *pa = buf, *pb = buf + (size_t)M * K * es, *pc = buf + ((size_t)M * K + (size_t)K * N) * es;
+  pack(A, acc, pa);
+  pack(B, acc, pb);
+  pack(C, acc, pc);
+  bool ok = true;
   if (acc == ACC_F32)
-    mm_f32(M, N, K, a, K, 1, b, N, c, N);
+    ok = air_kern_sgemm(M, N, K, (air_kern_mat_t){pa, K}, (air_kern_mat_t){pb, N},
+                        (air_kern_mat_t){pc, N}, impl, &r->alloc);
   else if (acc == ACC_F64)
-    mm_f64(M, N, K, a, b, c);
+    mm_f64(M, N, K, pa, pb, pc);
   else
-    mm_i64(M, N, K, a, b, c);
-  unpack(C, acc, c);
+    mm_i64(M, N, K, pa, pb, pc);
+  if (ok) unpack(C, acc, pc);
   air_mem_free(&r->alloc, buf);
-  return NULL;
+  return ok ? NULL : ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
 }
 
 /*---------------------------------------------------------------------------*/
@@ -232,42 +298,6 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
 
 #define MAX_LOOPS 8
 #define MAX_OPS 16
-
-/* e as sum_d coef[d] * d_d + *c; false when not linear. */
-static bool linearize(const air_aff_t* e, uint32_t nd, int64_t* coef, int64_t* c) {
-  memset(coef, 0, nd * sizeof(int64_t));
-  *c = 0;
-  if (!e) return false;
-  switch (e->kind) {
-    case AIR_AFF_CONST: *c = e->value; return true;
-    case AIR_AFF_DIM:
-      if (e->value < 0 || (uint64_t)e->value >= nd) return false;
-      coef[e->value] = 1;
-      return true;
-    case AIR_AFF_ADD:
-    case AIR_AFF_MUL: {
-      int64_t lc[MAX_LOOPS], rc[MAX_LOOPS], l0, r0;
-      if (!linearize(e->lhs, nd, lc, &l0) || !linearize(e->rhs, nd, rc, &r0)) return false;
-      bool lconst = true, rconst = true;
-      for (uint32_t d = 0; d < nd; ++d) {
-        lconst = lconst && !lc[d];
-        rconst = rconst && !rc[d];
-      }
-      if (e->kind == AIR_AFF_ADD) {
-        for (uint32_t d = 0; d < nd; ++d) coef[d] = lc[d] + rc[d];
-        *c = l0 + r0;
-        return true;
-      }
-      if (!lconst && !rconst) return false;
-      int64_t k = lconst ? l0 : r0;
-      const int64_t* v = lconst ? rc : lc;
-      for (uint32_t d = 0; d < nd; ++d) coef[d] = v[d] * k;
-      *c = l0 * r0;
-      return true;
-    }
-    default: return false;
-  }
-}
 
 typedef struct gop_t {
   const air_affine_map_t* map;
@@ -358,7 +388,7 @@ static air_status_t generic(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     g[i].base = g[i].v->offset;
     for (uint32_t k = 0; k < m->n_results && lin; ++k) {
       int64_t c[MAX_LOOPS], c0;
-      lin = linearize(m->results[k], nl, c, &c0);
+      lin = air_aff_linearize(m->results[k], nl, c, &c0);
       if (!lin) break;
       int64_t lo = c0, hi = c0;
       for (uint32_t d = 0; d < nl; ++d) {

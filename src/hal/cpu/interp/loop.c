@@ -25,6 +25,7 @@
 #include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/scalar.h"
 #include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/unit.h"
 #include "hal/cpu/interp/views.h"
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/waves.h"
@@ -56,10 +57,11 @@ static bool init_free(const air_op_t* op) {
   }
 }
 
-/* Dependencies fired and every air.execute result the op reads available. */
-static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
+/* Dependencies fired and every air.execute result the op reads available. A
+ * compiled unit `u` reads what every op under it reads, and may touch memory. */
+static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_cg_unit_t* u) {
   ix_run_t* r = s->run;
-  if (s->n_extra && !init_free(op)) {
+  if (s->n_extra && (u || !init_free(op))) {
     while (s->n_extra) {
       ix_tok_t* t = s->extra[s->n_extra - 1];
       if (!ix_tok_fired(t)) {
@@ -95,6 +97,10 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
         int rc = guard(s, e, op, o->operands[i]);
         if (rc != IX_CONT) return rc;
       }
+  for (uint32_t i = 0; u && i < u->n_in; ++i) {
+    int rc = guard(s, e, op, u->in[i]);
+    if (rc != IX_CONT) return rc;
+  }
   return IX_CONT;
 }
 
@@ -102,17 +108,89 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
 /* Async dispatch                                                            */
 /*---------------------------------------------------------------------------*/
 
+/* Whether async op `op` may run right here, in its dispatcher's strand, instead
+ * of on a strand of its own: everything it waits for has fired (dependencies,
+ * the strand's scf.parallel init tokens, the air.execute results it reads) and
+ * it completes without waiting - a wait_all, a DMA, a put whose slot is free or a
+ * get whose transfer is there (holding `ticket`), an air.execute whose region
+ * cannot park. Nothing can tell the difference except the time it takes: the op
+ * would have run at once on its own strand too, and its token fires only when
+ * it is done. What it saves is a strand, a spawn and a wake per op. */
+static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have_ticket,
+                      uint64_t ticket) {
+  ix_run_t* r = s->run;
+  if (r->trace || ix_failing(r)) return false;
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_WAIT_ALL: case AIR_OPC_DMA: break;
+    case AIR_OPC_CHANNEL_IO: if (!have_ticket) return false; break;
+    case AIR_OPC_EXECUTE: {
+      const ix_binfo_t* bi = op->n_regions && op->regions[0]
+                                 ? air_ptrmap_get(&r->tab.blocks, op->regions[0])
+                                 : NULL;
+      if (!bi || !bi->pure) return false;
+      break;
+    }
+    default: return false;
+  }
+  for (uint32_t i = 0; i < s->n_extra; ++i)
+    if (!ix_tok_fired(s->extra[i])) return false;
+  const air_vlist_t* deps = &op->toks[AIR_TOK_DEP];
+  for (uint32_t i = 0; i < deps->n; ++i) {
+    ix_val_t* x = ix_slot(r, e, deps->items[i]);
+    if (!x || !x->p || !ix_tok_fired(x->p)) return false;
+  }
+  for (uint32_t i = 0; i < op->n_operands; ++i) {
+    air_vid_t v = op->operands[i];
+    if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
+      ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
+      if (!g || !g->p || !ix_tok_fired(g->p)) return false;
+    }
+  }
+  for (uint32_t l = 0; l < op->n_lists; ++l)
+    for (uint32_t i = 0; i < op->lists[l].n; ++i) {
+      air_vid_t v = op->lists[l].items[i].value;
+      if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
+        ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
+        if (!g || !g->p || !ix_tok_fired(g->p)) return false;
+      }
+    }
+  return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || ix_chan_ready(s, e, op, ticket);
+}
+
+/* Runs ready async `op` in this strand: its token (held until the op's frame
+ * goes) to the result, the strand's own frame past the op, the op's frame on top. */
+static int run_here(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_frame_t* cf) {
+  ix_run_t* r = s->run;
+  ix_env_t* env = f->env;
+  ix_tok_t* t = ix_tok_new(r, op, NULL);
+  if (!t) return ix_oom(s);
+  ix_tok_hold(r, t);
+  ix_frame_t of = *cf;
+  of.done = t; /* the frame's ref and pending count */
+  ix_set(r, env, op->results[0], (ix_val_t){.p = t});
+  ix_next(s);
+  ix_env_ref(env);
+  if (!ix_push(s, &of)) {
+    ix_env_unref(r, env);
+    ix_tok_unhold(r, t);
+    ix_tok_unref(r, t);
+    return ix_oom(s);
+  }
+  return IX_CONT;
+}
+
 /* Starts `op` on a strand of its own. Async: its token goes to the result and
- * this strand moves on. Sync (a hierarchy op without result): this strand waits
- * for the op's completion token. */
+ * this strand moves on (or the op runs here when ready_now). Sync (a hierarchy
+ * op without result): this strand waits for the op's completion token. */
 static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync) {
   ix_run_t* r = s->run;
   ix_env_t* env = f->env;
-  ix_tok_t* t = ix_tok_new(r, op, sync ? NULL : s->scope);
-  ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
-  if (c && io && ix_chan_issue(s, env, op, &cf.ticket)) cf.tk_op = op;
+  if (io && ix_chan_issue(s, env, op, &cf.ticket)) cf.tk_op = op;
+  if (!sync && ready_now(s, env, op, cf.tk_op == op, cf.ticket)) return run_here(s, f, op, &cf);
+  ix_tok_t* t = ix_tok_new(r, op, sync ? NULL : s->scope);
+  ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
   ix_tok_t** wt = sync && c ? air_mem_alloc(&r->alloc, sizeof(ix_tok_t*)) : NULL;
   if (!c || !ix_strand_extra(c, s, NULL, 0) || !ix_push(c, &cf) || (sync && !wt)) {
     if (c) {
@@ -240,8 +318,17 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   air_opcls_t cls = air_opkind_class(op->kind);
   if (!inplace && ix_is_async(op)) return dispatch(s, f, op, false);
   if (!inplace && cls == AIR_OPC_HIER) return dispatch(s, f, op, true);
-  int rc = wait_ready(s, f->env, op);
+  const air_cg_unit_t* u = NULL;
+  switch (cls) {
+    case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
+    case AIR_OPC_LINALG:
+      u = ix_unit_of(r, op);
+      break;
+    default: break;
+  }
+  int rc = wait_ready(s, f->env, op, u);
   if (rc != IX_CONT) return rc;
+  if (u && (rc = ix_unit_run(s, f, op, u)) != IX_UNIT_FALLBACK) return rc;
   air_status_t st;
   switch (cls) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:

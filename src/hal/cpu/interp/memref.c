@@ -24,7 +24,19 @@ static void* elem_ptr(const air_memref_t* v, const int64_t* idx, uint32_t n) {
 /*---------------------------------------------------------------------------*/
 
 /* Every memref.alloc is recorded so a program that forgets to dealloc (or fails
- * half-way) still frees it when the run ends. */
+ * half-way) still frees it when the run ends. The bytes come from the run's
+ * cache (cache.h): a run recycled by its prep finds its buffers already mapped
+ * and touched. The block's size sits in the 8 bytes before the 64-byte-aligned
+ * data. */
+static size_t alloc_block(size_t bytes) { return bytes + 72; }
+
+static void alloc_put(ix_run_t* r, void* data, void* raw) {
+  uint64_t bytes;
+  memcpy(&bytes, (char*)data - 8, 8);
+  ix_cache_put(r->cache, &r->alloc, raw, alloc_block((size_t)bytes));
+}
+
+/* The view and byte count a memref.alloc makes (also rank.c's symmetric alloc). */
 air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out,
                             size_t* out_bytes) {
   const air_type_info_t* t = air_ir_type(r->p, air_ir_value_type(r->p, op->results[0]));
@@ -65,17 +77,19 @@ static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   size_t bytes;
   air_status_t st = ix_alloc_shape(r, e, op, &m, &bytes);
   if (st) return st;
-  char* raw = air_mem_alloc(&r->alloc, bytes + 64);
+  char* raw = ix_cache_get(r->cache, &r->alloc, alloc_block(bytes));
   if (!raw)
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory (%zu bytes)",
                   bytes);
-  char* data = (char*)(((uintptr_t)raw + 63) & ~(uintptr_t)63);
+  char* data = (char*)(((uintptr_t)raw + 8 + 63) & ~(uintptr_t)63);
+  uint64_t size64 = bytes;
+  memcpy(data - 8, &size64, 8);
   memset(data, 0, bytes);
   pthread_mutex_lock(&r->mem_lock);
   bool ok = air_ptrmap_put(&r->allocs, &r->alloc, data, raw);
   pthread_mutex_unlock(&r->mem_lock);
   if (!ok) {
-    air_mem_free(&r->alloc, raw);
+    alloc_put(r, data, raw);
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory");
   }
   m.data = data;
@@ -95,7 +109,7 @@ static air_status_t op_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                   "memref.dealloc of memory that memref.alloc did not return or that was "
                   "already freed");
-  air_mem_free(&r->alloc, raw);
+  alloc_put(r, v->data, raw);
   return NULL;
 }
 
@@ -103,7 +117,7 @@ void ix_allocs_free(ix_run_t* r) {
   air_ptrmap_t* m = &r->allocs;
   for (uint32_t i = 0; i < m->cap; ++i) { /* live keys: neither NULL nor (void*)1 (ptrmap.h) */
     const void* k = m->keys[i];
-    if (k && k != (const void*)(uintptr_t)1) air_mem_free(&r->alloc, m->vals[i]);
+    if (k && k != (const void*)(uintptr_t)1) alloc_put(r, (void*)(uintptr_t)k, m->vals[i]);
   }
   air_ptrmap_free(m, &r->alloc);
 }

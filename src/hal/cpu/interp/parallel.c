@@ -34,10 +34,11 @@ static void par_free(ix_run_t* r, ix_shared_t* x) {
     if (p->kinds[i % p->n_inits] == IX_K_TOKEN && p->vals[i].p) ix_tok_unref(r, p->vals[i].p);
   if (p->body_env) ix_env_unref(r, p->body_env);
   if (p->join) ix_tok_unref(r, p->join);
-  air_mem_free(&r->alloc, p->kinds);
-  air_mem_free(&r->alloc, p->vals);
-  air_mem_free(&r->alloc, p->views);
-  air_mem_free(&r->alloc, p);
+  uint64_t slots = total ? total : 1;
+  ix_cache_put(r->cache, &r->alloc, p->kinds, p->n_inits ? p->n_inits : 1);
+  ix_cache_put(r->cache, &r->alloc, p->vals, slots * sizeof(ix_val_t));
+  ix_cache_put(r->cache, &r->alloc, p->views, slots * sizeof(air_memref_t));
+  ix_cache_put(r->cache, &r->alloc, p, sizeof *p);
 }
 
 static void par_store(ix_run_t* r, ix_par_t* p, uint64_t j, ix_val_t x) {
@@ -97,7 +98,9 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (rc == IX_CONT) ix_next(s);
     return rc;
   }
-  ix_par_t* p = air_mem_calloc(&r->alloc, 1, sizeof *p);
+  /* From the run's cache (cache.h): one scf.parallel per loop iteration is
+   * common in herd code. */
+  ix_par_t* p = ix_cache_get_zero(r->cache, &r->alloc, sizeof *p);
   if (!p) return ix_oom(s);
   atomic_init(&p->base.refs, 1);
   p->base.free = par_free;
@@ -108,9 +111,11 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   memcpy(p->step, st_, n * sizeof(int64_t));
   memcpy(p->trip, trip, n * sizeof(int64_t));
   uint64_t slots = (total + 1) * ni;
-  p->kinds = air_mem_calloc(&r->alloc, ni ? ni : 1, 1);
-  p->vals = air_mem_calloc(&r->alloc, slots ? slots : 1, sizeof(ix_val_t));
-  p->views = air_mem_calloc(&r->alloc, slots ? slots : 1, sizeof(air_memref_t));
+  if (slots > SIZE_MAX / sizeof(air_memref_t)) return ix_oom(s);
+  p->kinds = ix_cache_get_zero(r->cache, &r->alloc, ni ? ni : 1);
+  p->vals = ix_cache_get_zero(r->cache, &r->alloc, (slots ? slots : 1) * sizeof(ix_val_t));
+  /* Only memref values are ever read from `views` (par_store writes them). */
+  p->views = ix_cache_get(r->cache, &r->alloc, (slots ? slots : 1) * sizeof(air_memref_t));
   p->body_env = ix_env_new(r, body, e, false);
   if (!p->kinds || !p->vals || !p->views || !p->body_env) {
     ix_shared_unref(r, &p->base);

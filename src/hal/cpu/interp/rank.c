@@ -5,14 +5,26 @@
  * symmetric buffers; and the per-rank copies of the buffers ranks were given,
  * keyed by the original's data pointer so a buffer passed to two air.rank ops
  * (or twice) has one copy per rank for the whole run, as a process would keep
- * its own. */
+ * its own.
+ *
+ * Under a transport of more than one process (r->transport, e.g. MPI) this
+ * process runs one block of the rank space (ranks [first, end), nearly equal
+ * blocks in process order) and the rest is the peers': a symmetric allocation is
+ * one window of the transport holding this process's ranks' buffers, a dma with a
+ * peer in another process is a one-sided put/get into that window, and every
+ * collective first checks with the peers that all of them reached the same one
+ * (transport agree), so processes that diverge fail with a message instead of
+ * hanging in MPI. Collectives run on the arriving worker with the lock released;
+ * only the end of an air.rank (a token hook) holds it. */
 #include "hal/cpu/interp/rank.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/memref.h"
+#include "hal/cpu/interp/watchdog.h"
 #include "hal/rank/copies.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/ptrmap.h"
@@ -24,6 +36,7 @@ typedef struct ix_sym_t {
   char* base;        /* the first local rank's buffer; rank i's is base + i * stride */
   uint64_t bytes, stride;
   void* raw;
+  air_rank_window_t* win; /* under a transport: the window holding base */
   const air_op_t* op;
 } ix_sym_t;
 
@@ -32,7 +45,7 @@ typedef struct ix_coll_t {
   const air_op_t* op;
   uint32_t arrived;
   uint8_t* here;     /* per local rank */
-  bool done;
+  bool done, busy; /* busy: the last arrival is making it with the lock released */
   ix_sym_t* sym;     /* made (alloc) or freed (dealloc; then dangling, never read) */
   ix_wlist_t waiters;
 } ix_coll_t;
@@ -50,10 +63,11 @@ typedef struct ix_rank_t {
 /* Every rank's copy of one buffer. */
 typedef struct ix_copy_t {
   char* orig;
+  uint32_t first;  /* the rank data[0] is (this process's first; it uses orig) */
   uint64_t bytes;
   int32_t binding; /* the entry parameter it is, or -1 */
-  uint32_t n;      /* ranks with a slot */
-  char** data;     /* per rank; rank 0 uses `orig` */
+  uint32_t n;      /* ranks with a slot, from `first` */
+  char** data;     /* per rank from `first`; data[0] is `orig` */
   uint8_t* held;   /* per rank: owned by the dispatch's holder */
 } ix_copy_t;
 
@@ -62,6 +76,7 @@ typedef struct ix_ranks_t {
   uint32_t n_items, cap_items;
   air_ptrmap_t copies; /* orig -> ix_copy_t* (under mem_lock) */
   bool holder_reset;
+  uint32_t live;       /* air.rank ops running (under a transport: at most one) */
 } ix_ranks_t;
 
 /*---------------------------------------------------------------------------*/
@@ -69,6 +84,9 @@ typedef struct ix_ranks_t {
 /*---------------------------------------------------------------------------*/
 
 static void rank_free(ix_run_t* r, ix_rank_t* rk) {
+  /* A window still here belongs to a failed run: freeing it is a collective the
+   * peers may never join, so it is left to the transport's end (MPI_Finalize, or
+   * the abort that follows a failure). */
   while (rk->syms) {
     ix_sym_t* y = rk->syms;
     rk->syms = y->next;
@@ -97,7 +115,7 @@ void ix_ranks_free(ix_run_t* r) {
     ix_copy_t* c = m->vals[i];
     /* The holder keeps rank 0's copy too: the binding as the run left it. */
     if (r->rank_copies && c->binding >= 0) {
-      void* b = air_rank_copies_buffer(r->rank_copies, (uint32_t)c->binding, 0, c->bytes);
+      void* b = air_rank_copies_buffer(r->rank_copies, (uint32_t)c->binding, c->first, c->bytes);
       if (b) memcpy(b, c->orig, c->bytes);
     }
     for (uint32_t j = 1; j < c->n; ++j)
@@ -137,7 +155,7 @@ static uint64_t view_span(const air_memref_t* m) {
  * that have none (a snapshot of the original, as a process starting with the
  * same input would have). */
 static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref_t* m,
-                               uint32_t n, ix_copy_t** out) {
+                               uint32_t first, uint32_t n, ix_copy_t** out) {
   ix_ranks_t* R = r->ranks;
   uint64_t span = view_span(m);
   air_status_t st = NULL;
@@ -147,6 +165,7 @@ static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref
     c = air_mem_calloc(&r->alloc, 1, sizeof *c);
     if (c) {
       c->orig = m->data;
+      c->first = first;
       c->bytes = span;
       c->binding = -1;
       for (uint32_t i = 0; r->binding_data && i < r->n_bindings; ++i)
@@ -157,6 +176,11 @@ static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref
       }
     }
     if (!c) st = AIR_STATUS_OOM(&r->alloc, "rank copies");
+  } else if (c->first != first) {
+    st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                "air.rank: this process runs ranks from %u here but from %u in an earlier "
+                "air.rank given the same buffer (keep the rank space the same)",
+                first, c->first);
   } else if (span > c->bytes) {
     st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                 "air.rank: an argument reaches %llu bytes of a buffer whose rank copies were "
@@ -182,7 +206,8 @@ static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref
       d[0] = c->orig;
       for (uint32_t j = c->n ? c->n : 1; j < n && !st; ++j) {
         void* b = r->rank_copies && c->binding >= 0
-                      ? air_rank_copies_buffer(r->rank_copies, (uint32_t)c->binding, j, c->bytes)
+                      ? air_rank_copies_buffer(r->rank_copies, (uint32_t)c->binding, first + j,
+                                               c->bytes)
                       : NULL;
         h[j] = b != NULL;
         if (!b) b = air_mem_alloc(&r->alloc, (size_t)c->bytes);
@@ -203,21 +228,96 @@ static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref
 }
 
 /*---------------------------------------------------------------------------*/
+/* Processes (under a transport)                                             */
+/*---------------------------------------------------------------------------*/
+
+static bool across(const ix_run_t* r) { return r->transport && r->transport->processes > 1; }
+
+/* The first rank of process p's block: n ranks in P nearly equal blocks. */
+static uint32_t block_first(uint64_t n, uint32_t P, uint32_t p) {
+  return (uint32_t)(n * p / P);
+}
+
+static uint32_t process_of(uint64_t n, uint32_t P, uint32_t k) {
+  uint32_t p = (uint32_t)((uint64_t)k * P / n);
+  while (p + 1 < P && block_first(n, P, p + 1) <= k) ++p;
+  while (p > 0 && block_first(n, P, p) > k) --p;
+  return p;
+}
+
+/* What a collective is, the same number in every process: the op's place in the
+ * text and the kind of collective. */
+enum { K_ALLOC = 1, K_FREE = 2, K_END = 3 };
+static uint64_t coll_key(const air_op_t* op, uint32_t what) {
+  return ((uint64_t)op->line << 36) | ((uint64_t)(op->col & 0xfffffu) << 16) |
+         ((uint64_t)(op->kind & 0xfffu) << 4) | what;
+}
+
+static int run_failing(void* r) { return ix_failing(r); }
+
+/* Every process must be at the same collective before any enters MPI's. */
+static air_status_t agree_at(ix_run_t* r, const air_op_t* op, uint32_t what) {
+  static const char* const name[] = {"", "symmetric allocation", "symmetric free",
+                                     "end of the air.rank"};
+  air_rank_transport_t* t = r->transport;
+  uint64_t key = coll_key(op, what), lo = key, hi = key;
+  air_status_t st = t->vtable->agree(t, key, &lo, &hi, run_failing, r);
+  if (st) {
+    if (air_status_code(st) != AIR_STATUS_CANCELLED)
+      return ix_err(r, op, air_status_code(st), "%s across processes: %s", name[what],
+                    air_status_message(st));
+    air_status_free(st);
+    return ix_err(r, op, AIR_STATUS_CANCELLED,
+                  "process %u stopped waiting at this %s for its peers (the run failed)",
+                  t->process, name[what]);
+  }
+  if (lo == hi) return NULL;
+  uint64_t other = lo == key ? hi : lo;
+  uint32_t ow = (uint32_t)(other & 15u);
+  return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                "process %u reached this %s while another process reached the %s at %u:%u: "
+                "the ranks' symmetric allocations and frees differ between processes",
+                t->process, name[what], ow <= K_END ? name[ow] : "collective",
+                (unsigned)(other >> 36), (unsigned)((other >> 16) & 0xfffffu));
+}
+
+/*---------------------------------------------------------------------------*/
 /* air.rank                                                                  */
 /*---------------------------------------------------------------------------*/
 
+/* Under lock (a token hook). */
 static void rank_end(ix_run_t* r, ix_tok_t* t, ix_wake_t* w) {
-  (void)w;
   ix_ranks_t* R = r->ranks;
   if (!R || !t->tag || t->tag > R->n_items) return;
   ix_rank_t* rk = R->items[t->tag - 1];
+  if (R->live) R->live--;
+  /* Under a transport the processes first agree they all ended this air.rank,
+   * then free what is left, oldest first as every process made it. The lock is
+   * held through these collectives: every local rank of the op has ended. */
+  air_status_t st = NULL;
+  if (across(r) && !ix_failing(r)) {
+    st = agree_at(r, rk->op, K_END);
+    ix_sym_t* rev = NULL;
+    while (rk->syms) {
+      ix_sym_t* y = rk->syms;
+      rk->syms = y->next;
+      y->next = rev;
+      rev = y;
+    }
+    rk->syms = rev;
+  }
   /* Every rank's allocations go at scope end (a collective free of all). */
-  while (rk->syms) {
+  while (rk->syms && !st) {
     ix_sym_t* y = rk->syms;
+    if (y->win) {
+      if (ix_failing(r)) break; /* left to rank_free */
+      st = r->transport->vtable->window_free(r->transport, y->win);
+    }
     rk->syms = y->next;
     air_mem_free(&r->alloc, y->raw);
     air_mem_free(&r->alloc, y);
   }
+  if (st) ix_fail_locked(r, st, w);
 }
 
 air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
@@ -272,11 +372,29 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   }
   rk->op = op;
   rk->n = rk->end = (uint32_t)total;
+  if (across(r)) {
+    /* This process's block of the rank space; every process needs one, as each
+     * must take part in the collectives its ranks make. */
+    uint32_t P = r->transport->processes, me = r->transport->process;
+    if (total < P) {
+      rank_free(r, rk);
+      return ix_failed(s, ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                                 "air.rank has %llu ranks but the transport has %u processes "
+                                 "(start at most one process per rank)",
+                                 (unsigned long long)total, P));
+    }
+    rk->first = block_first(total, P, me);
+    rk->end = block_first(total, P, me + 1);
+  }
   ix_lock(r);
   ix_ranks_t* R = ranks_of(r);
   bool ok = R && air_mem_grow(&r->alloc, (void**)&R->items, &R->cap_items, R->n_items + 1,
                               sizeof(ix_rank_t*));
   if (ok) R->items[R->n_items++] = rk;
+  /* Two air.rank ops running at once under a transport could make their
+   * collectives in a different order in each process. */
+  bool overlap = ok && across(r) && R->live > 0;
+  if (ok) R->live++;
   bool reset = ok && !R->holder_reset && r->rank_copies;
   if (reset) R->holder_reset = true;
   uint32_t tag = ok ? R->n_items : 0;
@@ -285,8 +403,13 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     rank_free(r, rk);
     return ix_oom(s);
   }
+  if (overlap)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                               "air.rank starts while another air.rank runs: across processes "
+                               "one air.rank runs at a time (wait for the first)"));
   if (reset) {
-    air_status_t st = air_rank_copies_reset(r->rank_copies, rk->n, 0, rk->n, r->n_bindings);
+    air_status_t st =
+        air_rank_copies_reset(r->rank_copies, rk->n, rk->first, rk->end, r->n_bindings);
     if (st) return ix_failed(s, st);
   }
   /* Each rank's copies of the memref arguments. */
@@ -300,7 +423,7 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (air_ir_type(r->p, air_ir_value_type(r->p, v))->kind != AIR_TYPE_MEMREF) continue;
     air_memref_t* m;
     air_status_t st = ix_get_view(r, e, op, v, &m);
-    if (!st && m->data) st = copies_for(r, op, m, rk->n, &cp[i]);
+    if (!st && m->data) st = copies_for(r, op, m, rk->first, rk->end - rk->first, &cp[i]);
     if (st) return ix_failed(s, st);
   }
   /* The ranks' completion frees what they left on the symmetric heap. */
@@ -310,7 +433,7 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   done->on_fire = rank_end;
   ix_tok_hold(r, done);
   int rc = IX_CONT;
-  for (uint64_t i = 0; i < total && rc == IX_CONT; ++i) {
+  for (uint64_t i = rk->first; i < rk->end && rc == IX_CONT; ++i) {
     int64_t id[AIR_MAX_RANK];
     uint64_t x = i;
     for (uint32_t k = n; k-- > 0;) {
@@ -328,9 +451,9 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     }
     rc = na ? ix_transfer(s, op, e, op->operands + n, ie, body->args + 2 * n, na) : IX_CONT;
     for (uint32_t a = 0; rc == IX_CONT && a < na; ++a) {
-      if (!cp[a] || !i) continue;
+      if (!cp[a] || i == rk->first) continue;
       ix_val_t* slot = ix_slot(r, ie, body->args[2 * n + a]);
-      if (slot && slot->p) ((air_memref_t*)slot->p)->data = cp[a]->data[i];
+      if (slot && slot->p) ((air_memref_t*)slot->p)->data = cp[a]->data[i - rk->first];
     }
     struct ix_space_t* sp = rc == IX_CONT ? ix_space_for_rank(r, rk->lanes, rk, (int64_t)i) : NULL;
     ix_strand_t* c = sp ? ix_strand_new(r, done, done, NULL, sp) : NULL;
@@ -421,6 +544,58 @@ static air_status_t coll_do(ix_run_t* r, ix_rank_t* rk, ix_coll_t* c, ix_env_t* 
   return NULL;
 }
 
+/* Not under lock, by the last local rank to arrive, under a transport: agrees
+ * with the peers and makes or frees the window of all. Nothing else touches `c`
+ * meanwhile (it is busy; the other local ranks are parked on it). */
+static air_status_t coll_across(ix_strand_t* s, ix_rank_t* rk, ix_coll_t* c, ix_env_t* e,
+                                const air_op_t* op, ix_sym_t* freeing) {
+  ix_run_t* r = s->run;
+  air_rank_transport_t* t = r->transport;
+  bool alloc = op->kind == AIR_OP_ALLOC;
+  air_status_t st = agree_at(r, op, alloc ? K_ALLOC : K_FREE);
+  if (st) return st;
+  if (!alloc) {
+    ix_lock(r);
+    for (ix_sym_t** pp = &rk->syms; *pp; pp = &(*pp)->next)
+      if (*pp == freeing) {
+        *pp = freeing->next;
+        break;
+      }
+    ix_unlock(r);
+    st = t->vtable->window_free(t, freeing->win);
+    air_mem_free(&r->alloc, freeing);
+    return st ? ix_err(r, op, air_status_code(st), "symmetric free: %s",
+                       air_status_message(st))
+              : NULL;
+  }
+  air_memref_t m;
+  size_t bytes;
+  st = ix_alloc_shape(r, e, op, &m, &bytes);
+  if (st) return st;
+  uint64_t stride = ((uint64_t)bytes + 63) & ~(uint64_t)63, total;
+  if (!stride) stride = 64;
+  ix_sym_t* y = air_mem_calloc(&r->alloc, 1, sizeof *y);
+  if (!y) return AIR_STATUS_OOM(&r->alloc, "a symmetric allocation's record");
+  if (__builtin_mul_overflow(stride, (uint64_t)(rk->end - rk->first), &total)) total = UINT64_MAX;
+  void* base = NULL;
+  st = t->vtable->window_create(t, total, &base, &y->win);
+  if (st) {
+    air_mem_free(&r->alloc, y);
+    return ix_err(r, op, air_status_code(st), "symmetric memref.alloc (%zu bytes for each of %u ranks here): %s",
+                  bytes, rk->end - rk->first, air_status_message(st));
+  }
+  y->base = base;
+  y->bytes = bytes;
+  y->stride = stride;
+  y->op = op;
+  ix_lock(r);
+  y->next = rk->syms;
+  rk->syms = y;
+  c->sym = y;
+  ix_unlock(r);
+  return NULL;
+}
+
 int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled) {
   ix_run_t* r = s->run;
   int64_t me;
@@ -463,8 +638,17 @@ int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled
       c->here[local] = 1;
       c->arrived++;
     }
-    if (!c->done && c->arrived == rk->end - rk->first) {
-      st = coll_do(r, rk, c, f->env, op, freeing);
+    if (!c->done && !c->busy && c->arrived == rk->end - rk->first) {
+      if (across(r)) {
+        c->busy = true;
+        ix_unlock(r);
+        ix_watchdog_enter(s, op, false);
+        st = coll_across(s, rk, c, f->env, op, freeing);
+        ix_watchdog_exit(s);
+        ix_lock(r);
+      } else {
+        st = coll_do(r, rk, c, f->env, op, freeing);
+      }
       c->done = true;
       ix_wake_all(r, &c->waiters, &w);
     }
@@ -508,10 +692,11 @@ int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled
 /*---------------------------------------------------------------------------*/
 
 air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
-                               air_memref_t* dst, air_memref_t* src) {
+                               air_memref_t* dst, air_memref_t* src, ix_rank_remote_t* rem) {
   ix_run_t* r = s->run;
   int64_t me;
   ix_rank_t* rk = ix_space_rank(s->space, &me);
+  memset(rem, 0, sizeof *rem);
   for (int w = 0; w < 2; ++w) {
     const char* name = w ? "dst_rank" : "src_rank";
     const air_attr_t* at = air_ir_attr_get(op, name);
@@ -530,7 +715,7 @@ air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
         return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s must be an integer", name);
       peer = a->i;
     }
-    if (peer < (int64_t)rk->first || peer >= (int64_t)rk->end)
+    if (peer < 0 || peer >= (int64_t)rk->n)
       return ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
                     "%s is %lld, outside the rank space [0, %u) of the air.rank at %u:%u", name,
                     (long long)peer, rk->n, rk->op->line, rk->op->col);
@@ -539,14 +724,27 @@ air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
     uint64_t within;
     ix_lock(r);
     ix_sym_t* y = sym_at(rk, v->data, &idx, &within);
-    char* moved = y ? y->base + (uint64_t)(peer - rk->first) * y->stride + within : NULL;
+    bool here = peer >= (int64_t)rk->first && peer < (int64_t)rk->end;
+    char* moved = y && here ? y->base + (uint64_t)(peer - rk->first) * y->stride + within : NULL;
     ix_unlock(r);
     if (!y)
       return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                     "%s names rank %lld's copy of the %s, which is not a live symmetric memref "
                     "of this air.rank",
                     name, (long long)peer, w ? "destination" : "source");
-    v->data = moved;
+    if (here) {
+      v->data = moved;
+      continue;
+    }
+    /* Another process's rank: the view stays on this rank's own copy (same
+     * shape and offsets), and the transfer goes to the same bytes of the peer's
+     * part of the window. */
+    uint32_t P = r->transport->processes, pp = process_of(rk->n, P, (uint32_t)peer);
+    rem->win[w] = y->win;
+    rem->process[w] = pp;
+    rem->mine[w] = y->base + (uint64_t)idx * y->stride;
+    rem->peer_off[w] = (uint64_t)((uint32_t)peer - block_first(rk->n, P, pp)) * y->stride;
+    rem->peer[w] = peer;
   }
   return NULL;
 }

@@ -16,6 +16,7 @@
 
 #include <stdbool.h>
 
+#include "hal/cpu/interp/rank_xfer.h"
 #include "hal/cpu/interp/strand.h"
 #include "runtime/base/strbuf.h"
 
@@ -29,9 +30,10 @@ air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op);
  * the caller runs the op as usual. */
 int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled);
 /* A dma with src_rank/dst_rank: points the views named by them at the peer
- * ranks' copies of their symmetric memrefs. */
+ * ranks' copies of their symmetric memrefs when those are in this process, and
+ * fills `rem` for the sides whose peer is not. */
 air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
-                               air_memref_t* dst, air_memref_t* src);
+                               air_memref_t* dst, air_memref_t* src, ix_rank_remote_t* rem);
 /* The deadlock report's line for a strand parked at a collective. */
 void ix_rank_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
 /* At the end of the run: fills the holder's copies of the ranks that used the

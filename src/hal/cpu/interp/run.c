@@ -12,6 +12,7 @@
 ix_run_t* ix_run_new(const air_allocator_t* a) {
   ix_run_t* r = air_mem_alloc(a, sizeof *r);
   if (!r) return NULL;
+  r->cache = ix_cache_new(a); /* NULL (out of memory): the run works uncached */
   pthread_mutex_init(&r->lock, NULL);
   pthread_mutex_init(&r->mem_lock, NULL);
   pthread_condattr_t ca;
@@ -23,6 +24,7 @@ ix_run_t* ix_run_new(const air_allocator_t* a) {
 }
 
 void ix_run_destroy(ix_run_t* r, air_allocator_t a) {
+  ix_cache_free(r->cache, &a);
   pthread_mutex_destroy(&r->lock);
   pthread_mutex_destroy(&r->mem_lock);
   pthread_cond_destroy(&r->wd_cond);

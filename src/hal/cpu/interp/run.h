@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "hal/cpu/interp/cache.h"
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/interp/types.h"
 #include "runtime/base/ptrmap.h"
@@ -45,6 +46,9 @@ struct ix_run_t {
   pthread_mutex_t mem_lock;
   pthread_cond_t wd_cond;
   struct ix_run_t* next_free;
+  /* Blocks the run takes and gives back (cache.h), kept with the run between
+   * runs; NULL for a run on the stack. */
+  ix_cache_t* cache;
 
   /* Everything from here is cleared when a run starts. */
   air_allocator_t alloc;
@@ -82,12 +86,18 @@ struct ix_run_t {
 
   struct ix_waves_t* waves; /* the schedule path's state; NULL: the dynamic path */
 
+  /* Compiled units (NULL: none, or AIR_DISPATCH_INTERPRET), and whether the
+   * built-in linalg ops run their reference loops instead of library kernels. */
+  const air_cg_code_t* code;
+  bool reference;
+
   /* Ranks (rank.c): made by the first air.rank (under the lock); the dispatch's
    * holder of every rank's argument copies and the bindings' data pointers. */
   struct ix_ranks_t* ranks;
   struct air_rank_copies_t* rank_copies;
   void** binding_data;     /* per entry parameter (NULL: scalar); with rank_copies */
   uint32_t n_bindings;
+  struct air_rank_transport_t* transport; /* NULL: every rank runs in this process */
 };
 
 /* A run object with its mutexes initialised and nothing else (NULL when out of

@@ -239,6 +239,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.mem_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.next_free = NULL;
+  r.cache = NULL;
   r.alloc = d->allocator;
   r.p = d->program;
   r.ctx = d->context;
@@ -261,6 +262,8 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.n_watched = 0;
   r.wd_stop = r.wd_running = false;
   r.waves = NULL;
+  r.code = d->interpret ? NULL : d->code;
+  r.reference = d->interpret;
   tables_of(&r);
   const air_block_t* body = d->entry->regions[0];
   ix_frame_t frames[INLINE_FRAMES]; /* enough for most pure bodies; ix_push moves them */
@@ -275,7 +278,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   s.pe = NULL;
   s.space = NULL;
   s.extra = NULL;
-  s.n_extra = 0;
+  s.n_extra = s.cap_extra = 0;
   s.worker = UINT32_MAX;
   s.abandoned = false;
   s.fixed_frames = true;
@@ -301,6 +304,8 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
     f->ticket = 0;
     f->state = NULL;
     f->n_wait = 0;
+    f->done = NULL;
+    f->t0 = 0;
     s.n = 1;
     if (!d->n_args || !(st = bind_args(&r, d, env))) ix_strand_run_inline(&s);
   }
@@ -356,9 +361,12 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   r->done = done;
   r->user = user;
   r->hooks = &k_hooks;
+  r->code = desc->interpret ? NULL : desc->code;
+  r->reference = desc->interpret;
   /* Ranks (rank.c) keep every rank's argument copies in the dispatch's holder,
    * which names them by binding: the bindings' data pointers say which is which. */
   r->rank_copies = desc->rank_copies;
+  r->transport = desc->transport;
   if (desc->rank_copies && desc->n_args) {
     r->binding_data = air_mem_calloc(a, desc->n_args, sizeof(void*));
     if (!r->binding_data) {

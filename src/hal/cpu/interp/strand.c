@@ -11,7 +11,7 @@
 
 ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t* pe,
                            struct ix_space_t* space) {
-  ix_strand_t* s = air_mem_calloc(&r->alloc, 1, sizeof *s);
+  ix_strand_t* s = ix_cache_get_zero(r->cache, &r->alloc, sizeof *s);
   if (!s) return NULL;
   s->run = r;
   s->w.task.fn = r->hooks->strand_task;
@@ -35,8 +35,9 @@ ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t
 bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* more, uint32_t n) {
   uint32_t have = from ? from->n_extra : 0;
   if (!have && !n) return true;
-  c->extra = air_mem_alloc(&c->run->alloc, (have + n) * sizeof(ix_tok_t*));
+  c->extra = ix_cache_get(c->run->cache, &c->run->alloc, (have + n) * sizeof(ix_tok_t*));
   if (!c->extra) return false;
+  c->cap_extra = have + n;
   for (uint32_t i = 0; i < have + n; ++i) {
     c->extra[i] = i < have ? from->extra[i] : more[i - have];
     ix_tok_ref(c->extra[i]);
@@ -66,11 +67,11 @@ void ix_strand_free(ix_strand_t* s) {
   pe_leave(s, false);
   while (s->n) ix_pop(s);
   for (uint32_t i = 0; i < s->n_extra; ++i) ix_tok_unref(r, s->extra[i]);
-  air_mem_free(&r->alloc, s->extra);
+  ix_cache_put(r->cache, &r->alloc, s->extra, s->cap_extra * sizeof(ix_tok_t*));
   if (s->join) ix_tok_unref(r, s->join);
   if (s->scope) ix_tok_unref(r, s->scope);
-  air_mem_free(&r->alloc, s->frames);
-  air_mem_free(&r->alloc, s);
+  if (!s->fixed_frames) ix_cache_put(r->cache, &r->alloc, s->frames, s->cap * sizeof(ix_frame_t));
+  ix_cache_put(r->cache, &r->alloc, s, sizeof *s);
 }
 
 void ix_spawn(ix_run_t* r, ix_strand_t* s) {
@@ -124,11 +125,11 @@ void ix_strand_exit(ix_strand_t* s) {
 bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
   if (s->n == s->cap) {
     uint32_t cap = s->cap ? s->cap * 2 : 4;
-    const air_allocator_t* a = &s->run->alloc;
-    ix_frame_t* nf = s->fixed_frames ? a->alloc(a->self, cap * sizeof(*nf))
-                                     : a->realloc(a->self, s->frames, cap * sizeof(*nf));
+    ix_run_t* r = s->run;
+    ix_frame_t* nf = ix_cache_get(r->cache, &r->alloc, cap * sizeof(*nf));
     if (!nf) return false;
-    if (s->fixed_frames) memcpy(nf, s->frames, s->n * sizeof(*nf));
+    if (s->n) memcpy(nf, s->frames, s->n * sizeof(*nf));
+    if (!s->fixed_frames) ix_cache_put(r->cache, &r->alloc, s->frames, s->cap * sizeof(*nf));
     s->fixed_frames = false;
     s->frames = nf;
     s->cap = cap;
@@ -146,6 +147,12 @@ void ix_pop(ix_strand_t* s) {
     air_mem_free(&r->alloc, toks);
   } else if (f->state) {
     ix_shared_unref(r, f->state);
+  }
+  if (f->done) {
+    ix_tok_t* t = f->done;
+    f->done = NULL;
+    ix_tok_unhold(r, t);
+    ix_tok_unref(r, t);
   }
   if (f->env) ix_env_unref(r, f->env);
 }

@@ -55,6 +55,10 @@ typedef struct ix_frame_t {
   uint64_t ticket;
   void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
   uint32_t n_wait;
+  /* F_OP of an async op run in its dispatcher's strand because it was ready
+   * (loop.c): its token, one pending count and a ref, released when the frame
+   * goes, which fires it. */
+  struct ix_tok_t* done;
   /* Traced runs only: when a herd body or an air.execute body of a PE began, for
    * its span on the PE's track (0: not traced). */
   int64_t t0;
@@ -72,7 +76,7 @@ typedef struct ix_strand_t {
   /* Tokens every op this strand runs waits for first (refs): the init tokens of
    * the scf.parallel instances it belongs to, passed on to what it dispatches. */
   ix_tok_t** extra;
-  uint32_t n_extra;
+  uint32_t n_extra, cap_extra;
   uint32_t worker;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */

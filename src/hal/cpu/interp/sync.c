@@ -116,7 +116,7 @@ bool ix_park_locked(ix_run_t* r, ix_waiter_t* s, ix_wlist_t* l, ix_wake_t* w) {
 /*---------------------------------------------------------------------------*/
 
 ix_tok_t* ix_tok_new(ix_run_t* r, const air_op_t* op, ix_tok_t* parent) {
-  ix_tok_t* t = air_mem_calloc(&r->alloc, 1, sizeof *t);
+  ix_tok_t* t = ix_cache_get_zero(r->cache, &r->alloc, sizeof *t);
   if (!t) return NULL;
   atomic_init(&t->refs, 1);
   atomic_init(&t->fired, 0);
@@ -138,7 +138,7 @@ void ix_tok_unref(ix_run_t* r, ix_tok_t* t) {
     for (uint32_t i = 0; i < t->n_held; ++i) ix_tok_unref(r, t->held[i]);
     air_mem_free(&r->alloc, t->held);
     ix_tok_t* parent = t->parent;
-    air_mem_free(&r->alloc, t);
+    ix_cache_put(r->cache, &r->alloc, t, sizeof *t);
     t = parent;
   }
 }

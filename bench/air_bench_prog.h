@@ -1,0 +1,63 @@
+/* air_bench_prog.h - what the issue-14 benchmarks (cpu-matmul, channel-transfer,
+ * elementwise) share: an AIR program run through the public API on the cpu device
+ * (context, device, executable, imported host buffers, one recorded dispatch,
+ * timed submit -> completion), program text made from a template, and the machine's
+ * load average for the table header.
+ *
+ * Each run is one air_device_queue_execute of a command buffer recorded once, so
+ * a timed run is what an application pays per call once it has set up. */
+#ifndef AIR_BENCH_PROG_H_
+#define AIR_BENCH_PROG_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "air/air.h"
+
+enum { ABP_MAX_BUFS = 8 };
+
+typedef struct abp_t {
+  air_context_t* ctx;
+  air_device_t* dev;
+  air_program_t* prog;
+  air_executable_t* exe;
+  air_buffer_t* buf[ABP_MAX_BUFS];
+  air_command_buffer_t* cb;
+  air_semaphore_t* sem;
+  uint64_t value;
+  const char* bench; /* for messages */
+} abp_t;
+
+/* What to run: program text (or a file when `path` is set), entry, buffers. */
+typedef struct abp_desc_t {
+  const char* bench;
+  const char* text;       /* program text, or NULL when `path` is given */
+  size_t len;
+  const char* path;
+  const char* entry;      /* NULL: the only entry */
+  int threads;            /* cpu:threads=N */
+  uint32_t exe_flags;     /* AIR_EXECUTABLE_* */
+  uint32_t dispatch_flags;/* AIR_DISPATCH_* */
+  uint32_t n_bufs;
+  void* host[ABP_MAX_BUFS];
+  size_t bytes[ABP_MAX_BUFS];
+  /* Integer parameters after the buffers, in order. */
+  uint32_t n_ints;
+  int64_t ints[ABP_MAX_BUFS];
+} abp_desc_t;
+
+/* Sets everything up; returns 0, or 1 after printing why. abp_close is safe
+ * either way. */
+int abp_open(abp_t* r, const abp_desc_t* d);
+/* One timed run (submit -> completion); returns 0 or 1 after printing why. */
+int abp_run(abp_t* r, double* seconds);
+void abp_close(abp_t* r);
+
+/* Copies `tmpl` replacing each "@NAME@" whose NAME is keys[i] by vals[i]; the
+ * result is malloc'd (NULL when out of memory or an @NAME@ is not a key). */
+char* abp_expand(const char* tmpl, const char* const* keys, const char* const* vals, int n);
+
+/* "/proc/loadavg"'s first three figures, or "?" */
+void abp_loadavg(char* out, size_t cap);
+
+#endif /* AIR_BENCH_PROG_H_ */

@@ -1,0 +1,36 @@
+/* cache.h - the run's block cache: the memory a run takes and gives back
+ * thousands of times (strands and their frame stacks, tokens, environments,
+ * channel ring buffers, memref.alloc's buffers) comes from per-size free lists
+ * kept with the run object, so a run in steady state calls no allocator, and the
+ * next run of the same prep (runs are recycled per prep, tables.c) starts with
+ * warm, already-touched blocks instead of fresh pages.
+ *
+ * Size classes: 32-byte steps up to 2 KiB, then powers of two up to 16 MiB;
+ * larger requests go to the run's allocator. A class keeps at most 4096 blocks
+ * (large ones: at most 64 MiB of them); what is freed beyond that goes back to
+ * the allocator. Each
+ * class is guarded by a spinlock of its own (a push or a pop: a few
+ * instructions). A run on the stack (the inline path) has no cache and uses the
+ * allocator directly, and so does every run under AddressSanitizer (a use after
+ * free stays visible). The floor under the run object: it knows only allocators. */
+#ifndef AIR_HAL_CPU_INTERP_CACHE_H_
+#define AIR_HAL_CPU_INTERP_CACHE_H_
+
+#include <stddef.h>
+
+#include "air/allocator.h"
+
+typedef struct ix_cache_t ix_cache_t;
+
+/* A cache over allocator `a` (NULL when out of memory). */
+ix_cache_t* ix_cache_new(const air_allocator_t* a);
+/* Frees every cached block, then the cache. */
+void ix_cache_free(ix_cache_t* c, const air_allocator_t* a);
+
+/* `size` bytes from `c` (NULL: straight from `a`), aligned as the allocator
+ * aligns, or NULL; ix_cache_put takes it back with the same size and allocator. */
+void* ix_cache_get(ix_cache_t* c, const air_allocator_t* a, size_t size);
+void* ix_cache_get_zero(ix_cache_t* c, const air_allocator_t* a, size_t size);
+void ix_cache_put(ix_cache_t* c, const air_allocator_t* a, void* p, size_t size);
+
+#endif /* AIR_HAL_CPU_INTERP_CACHE_H_ */

@@ -1,0 +1,108 @@
+/* unit.c - compiled units (hal/compiled.h): a loop, branch or linalg.generic the
+ * program's compiled code covers runs as one call of native code instead of op by
+ * op. The unit reads its inputs from the strand's environments (scalars as the
+ * executor holds them, memrefs as pointers to its views), writes the op's results
+ * back, and fails like the interpreter would, at the op it names and after the
+ * same stores; a view that does not have its type's static shape makes it decline
+ * before any side effect (IX_UNIT_FALLBACK), and the op is interpreted.
+ *
+ * The caller (loop.c) has waited for everything the unit reads first: its
+ * dependencies, the air.execute results among its inputs and the strand's
+ * scf.parallel init tokens, since code inside may touch memory. A unit never
+ * parks. */
+#include "hal/cpu/interp/unit.h"
+
+#include <stdio.h>
+
+#include "hal/cpu/interp/trace.h"
+#include "hal/cpu/interp/watchdog.h"
+#include "hal/futex.h"
+#include "hal/trace_impl.h"
+#include "runtime/base/mem.h"
+
+/* The interpreter's message for what failed at `bad`. */
+static air_status_t unit_error(ix_run_t* r, ix_env_t* e, const air_op_t* unit, int32_t code,
+                               uint32_t fail_op) {
+  const air_op_t* bad = air_cg_op_at(unit, fail_op);
+  if (!bad) bad = unit;
+  char nb[64];
+  switch (code) {
+    case AIR_CG_OOB:
+      if (bad->kind == AIR_OP_GENERIC)
+        return ix_err(r, bad, AIR_STATUS_OUT_OF_RANGE,
+                      "linalg.generic: an indexing map reaches outside its operand");
+      return ix_err(r, bad, AIR_STATUS_OUT_OF_RANGE, "%s: index out of bounds of %s",
+                    ix_opname(bad),
+                    ix_vname(r, bad->operands[air_opkind_class(bad->kind) == AIR_OPC_LOAD ? 0 : 1],
+                             nb, sizeof nb));
+    case AIR_CG_DIV:
+      return ix_err(r, bad, AIR_STATUS_OUT_OF_RANGE, "%s: division by zero or overflow",
+                    ix_opname(bad));
+    case AIR_CG_STEP: {
+      /* The step is known here when it comes from outside the unit. */
+      air_vid_t sv = bad->kind == AIR_OP_FOR && bad->n_operands > 2 ? bad->operands[2] : 0;
+      ix_val_t* x = sv ? ix_slot(r, e, sv) : NULL;
+      int64_t step = bad->kind == AIR_OP_AFFINE_FOR ? (int64_t)(int32_t)bad->iaux[1] : x ? x->i : 0;
+      if (bad->kind == AIR_OP_AFFINE_FOR || x)
+        return ix_err(r, bad, AIR_STATUS_OUT_OF_RANGE, "%s: step %lld is not positive",
+                      ix_opname(bad), (long long)step);
+      return ix_err(r, bad, AIR_STATUS_OUT_OF_RANGE, "%s: step is not positive", ix_opname(bad));
+    }
+    default:
+      return ix_err(r, unit, AIR_STATUS_INTERNAL, "compiled code of %s returned %d",
+                    ix_opname(unit), (int)code);
+  }
+}
+
+int ix_unit_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_cg_unit_t* u) {
+  ix_run_t* r = s->run;
+  ix_env_t* e = f->env;
+  enum { SMALL = 16 };
+  air_cg_word_t in_small[SMALL], out_small[SMALL];
+  air_cg_word_t* in = u->n_in <= SMALL ? in_small : air_mem_alloc(&r->alloc, u->n_in * sizeof *in);
+  air_cg_word_t* out =
+      u->n_out <= SMALL ? out_small : air_mem_alloc(&r->alloc, u->n_out * sizeof *out);
+  if (!in || !out) {
+    if (in != in_small) air_mem_free(&r->alloc, in);
+    if (out != out_small) air_mem_free(&r->alloc, out);
+    return ix_oom(s);
+  }
+  air_status_t st = NULL;
+  for (uint32_t i = 0; i < u->n_in && !st; ++i) {
+    air_vid_t v = u->in[i];
+    if (v < r->tab.n_values && r->tab.vinfo[v].kind == IX_K_MEMREF) {
+      air_memref_t* m;
+      st = ix_get_view(r, e, op, v, &m);
+      if (!st) in[i].m = m;
+      continue;
+    }
+    ix_val_t* x = ix_slot(r, e, v);
+    if (!x) {
+      char nb[64];
+      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION, "%s: operand %s has no value here",
+                  ix_opname(op), ix_vname(r, v, nb, sizeof nb));
+      break;
+    }
+    in[i].i = x->i; /* the union's bits: an int64 or a double, as held */
+  }
+  int32_t rc = AIR_CG_FALLBACK;
+  if (!st) {
+    int64_t t0 = air_time_now_ns();
+    air_cg_frame_t frame = {.in = in, .out = out};
+    ix_watchdog_enter(s, op, false);
+    rc = u->fn(&frame);
+    ix_watchdog_exit(s);
+    if (rc == AIR_CG_OK) {
+      for (uint32_t i = 0; i < u->n_out; ++i) ix_set(r, e, op->results[i], (ix_val_t){.i = out[i].i});
+      ix_trace(s, s->pe ? AIR_TRACK_PE : AIR_TRACK_HOST, s->pe ? s->pe->track : "host", op, t0);
+    } else if (rc != AIR_CG_FALLBACK) {
+      st = unit_error(r, e, op, rc, frame.fail_op);
+    }
+  }
+  if (in != in_small) air_mem_free(&r->alloc, in);
+  if (out != out_small) air_mem_free(&r->alloc, out);
+  if (st) return ix_failed(s, st);
+  if (rc == AIR_CG_FALLBACK) return IX_UNIT_FALLBACK;
+  ix_next(s);
+  return IX_CONT;
+}

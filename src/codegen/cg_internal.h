@@ -1,7 +1,11 @@
 /* cg_internal.h - the code generator's shared state: one LLVM module being built
- * for one target, and the per-function emitter that turns AIR ops into LLVM IR
- * (cg_emit.c: units, loops, branches, memory; cg_scalar.c: arith, casts, affine
- * expressions, the rounding of narrow floats).
+ * for one target, and the per-function emitter that turns AIR ops into LLVM IR.
+ * The emitter's files stand on each other in one direction:
+ *   cg_value.c   types, the value table, memref inputs, failure exits
+ *   cg_scalar.c  arith, casts, affine expressions, rounding of narrow floats
+ *   cg_linalg.c  linalg.generic (its body through cg_fn_t.emit_block)
+ *   cg_emit.c    units, loops, branches, memory; what is covered
+ * each calling only the ones above it in this list.
  *
  * Values keep the interpreter's semantics exactly (hal/cpu/interp/scalar.c, codec.h): integers
  * wrap at their width and divide in 64 bits with the same error checks, f16, bf16
@@ -42,6 +46,8 @@ typedef struct cg_mem_t {
   LLVMValueRef data;        /* gptr */
   LLVMValueRef offset;      /* i64 */
   LLVMValueRef sizes[AIR_MAX_RANK], strides[AIR_MAX_RANK];
+  bool nonnull;             /* data is never null (no check; on a GPU, LDS and private
+                               memory start at address 0) */
 } cg_mem_t;
 
 typedef struct cg_fn_t {
@@ -55,20 +61,30 @@ typedef struct cg_fn_t {
   uint32_t n_mems;
   uint32_t op_index;        /* preorder index of the op being emitted */
   air_status_t st;          /* first failure (the unit is then dropped) */
+  /* cg_emit.c's block emitter (set by air_cg_module_add): emits a block's ops up
+   * to its terminator and returns it (or NULL). A hook, so cg_linalg.c can emit a
+   * generic's body without calling up into cg_emit.c. */
+  const air_op_t* (*emit_block)(struct cg_fn_t* f, const air_block_t* b);
+  /* Extension hooks, NULL for compiled units. A generator layered on this emitter
+   * (the GPU kernels of cg_gpu*.c) emits the ops the core does not know
+   * (`ext_op` returns false for ops it does not know either), supplies values and
+   * memrefs defined outside what it emits (`ext_value`, `ext_mem`: NULL when it
+   * has none; `ext_op` sees every op first, so it may also wrap core ops) and emits the failure path of a check (`ext_fail`, which must end
+   * the block) instead of the unit ABI's frame->fail_op and return code. */
+  bool (*ext_op)(cg_fn_t* f, const air_op_t* op);
+  LLVMValueRef (*ext_value)(cg_fn_t* f, air_vid_t v);
+  cg_mem_t* (*ext_mem)(cg_fn_t* f, air_vid_t v);
+  void (*ext_fail)(cg_fn_t* f, int32_t code);
+  void* ext;                /* the extension's state */
 } cg_fn_t;
 
 static inline LLVMValueRef cg_ci64(cg_fn_t* f, int64_t v) {
   return LLVMConstInt(f->m->i64, (unsigned long long)v, 1);
 }
 
-/* cg_emit.c */
+/* cg_value.c */
 /* The memref input `v` of the unit, or NULL. */
 cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v);
-/* Emits a block's ops up to its terminator (counting op indices); returns the
- * terminator, or NULL. */
-const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
-/* True when the generator covers `op` and everything nested in it. */
-bool cg_op_supported(const air_program_t* p, const air_op_t* op);
 /* Fails the emission with UNIMPLEMENTED naming `op` (first failure wins). */
 void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why);
 /* Branches to a new block that records fail_op and returns `code` when `bad`
@@ -78,7 +94,21 @@ LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v);
 void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x);
 /* The LLVM type of a scalar element type. */
 LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem);
+/* The scalar element type of value v, or AIR_ELEM_NONE. */
 uint32_t cg_value_elem(const air_program_t* p, air_vid_t v);
+bool cg_is_memref(const air_program_t* p, air_vid_t v);
+/* Calls an overloaded intrinsic. */
+LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
+                          LLVMValueRef* args, unsigned n_args);
+int64_t cg_now_ns(void);
+
+/* cg_emit.c, for the extensions layered on the emitter (cg_gpu*.c), which emit
+ * bodies through it: one op (and its regions); the core's own emission of an op,
+ * without asking the extension first; a block's ops up to its terminator, which
+ * it returns (or NULL). */
+void cg_emit_op(cg_fn_t* f, const air_op_t* op);
+void cg_emit_core_op(cg_fn_t* f, const air_op_t* op);
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
 
 /* cg_linalg.c */
 /* linalg.generic with linear maps and a scalar body (what cg_linalg.c says). */
@@ -99,10 +129,5 @@ void cg_store_elem(cg_fn_t* f, uint32_t elem, LLVMValueRef addr, LLVMValueRef x)
 /* Word <-> held value. */
 LLVMValueRef cg_from_word(cg_fn_t* f, uint32_t elem, LLVMValueRef word_i64);
 LLVMValueRef cg_to_word(cg_fn_t* f, uint32_t elem, LLVMValueRef x);
-/* Calls an overloaded intrinsic. */
-LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
-                          LLVMValueRef* args, unsigned n_args);
-
-int64_t cg_now_ns(void);
 
 #endif /* AIR_CODEGEN_CG_INTERNAL_H_ */

@@ -190,16 +190,19 @@ enum {
  * and XLA, so the plan is never worse than theirs wherever they all run.
  * Size-ordered first-fit goes first because it is usually the best greedy plan
  * on sparse instances: its arena caps the passes after it, which stop as soon as
- * they exceed it. On dense instances only sweeps run: the one that wins most
- * often first (so the others stop early), then size-ordered first-fit inside
- * the window around the peak (the rule that packs big buffers best, affordable
- * there) with sweeps outward, then the other peak-out stacks, within a work
- * budget; IREE's rule always. The new candidates run on small instances too. */
+ * they exceed it. On dense instances only sweeps run, the ones that win most
+ * often first (so the others stop early): the peak-end stack, size-ordered
+ * first-fit inside the window around the peak (the rule that packs big buffers
+ * best, affordable there) with sweeps outward, the peak-start stack, then the
+ * peak-out stack by first-fit and the reverse sweep (each the only winner on
+ * some generated traces), within a work budget; IREE's rule always; peak-out
+ * best-fit if the budget is left. On small instances every candidate runs. */
 static const candidate_t k_candidates[] = {
     {ORDER_PEAK_END, PK_BEST_FIT, SWEEP_PEAK, "peak-end-best-fit", CAND_DENSE | CAND_SMALL},
     {ORDER_WINDOW, PK_FIRST_FIT, SWEEP_WINDOW, "window-size-first-fit", CAND_DENSE | CAND_SMALL},
     {ORDER_PEAK_START, PK_BEST_FIT, SWEEP_PEAK, "peak-start-best-fit", CAND_DENSE | CAND_SMALL},
-    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_DENSE},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_DENSE},
+    {ORDER_REVERSE, PK_BEST_FIT, SWEEP_END, "reverse-best-fit", CAND_DENSE},
     {ORDER_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "size-first-fit", CAND_ALWAYS | CAND_SMALL},
     {ORDER_SIZE, PK_BEST_FIT, BY_NEIGHBOURS, "tflite-size-best-fit", CAND_BUDGET | CAND_SMALL},
     {ORDER_SIZE_LENGTH, PK_BEST_FIT, BY_NEIGHBOURS, "xla-spatial-best-fit",
@@ -208,8 +211,9 @@ static const candidate_t k_candidates[] = {
      CAND_BUDGET | CAND_SMALL},
     {ORDER_PROGRAM, PK_BEST_FIT, SWEEP_START, "iree-program-best-fit",
      CAND_ALWAYS | CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_DENSE},
     {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_ALWAYS | CAND_SMALL},
-    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_SMALL},
     {ORDER_AREA, PK_FIRST_FIT, BY_NEIGHBOURS, "area-first-fit", CAND_SMALL},
     {ORDER_CLASS_START, PK_FIRST_FIT, BY_NEIGHBOURS, "class-start-first-fit", CAND_SMALL},
     {ORDER_LENGTH_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "length-first-fit", CAND_SMALL},

@@ -2,9 +2,10 @@
  * a plain reference: every buffer placed against all the placed buffers whose
  * lifetimes overlap it, found by a scan and sorted by offset (first-fit: the
  * lowest gap that fits; best-fit: the smallest, lowest on ties; else on top).
- * Sweeping orders must give exactly the reference's offsets; other orders,
- * overflowing the cap, and bad inputs are refused. Plus the planner on dense
- * traces, where only sweeps run. */
+ * Sweeping orders must give exactly the reference's offsets (the pivot's
+ * buffers stacked in any order, the two sides in any interleaving); other
+ * orders, overflowing the cap, and bad inputs are refused. Plus the planner on
+ * dense traces, where only sweeps run. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -183,6 +184,64 @@ static void test_same_as_reference(void** state) {
     }
 }
 
+/* The planner's other peak-out stacks (the pivot's buffers by latest end or by
+ * earliest start, the others by distance with the largest first), and the two
+ * sides in any interleaving (all of one side first, or the other): each side
+ * has its own live set, so the offsets are the reference's whatever the mix. */
+static int g_core_key; /* 0: latest end lowest, 1: earliest start lowest */
+
+static int core_cmp(const void* a, const void* b) {
+  uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+  uint32_t dx = distance(x), dy = distance(y);
+  if (dx != dy) return dx < dy ? -1 : 1;
+  uint64_t kx, ky;
+  if (dx == 0) {
+    kx = g_core_key ? g_in->lo[x] : ~(uint64_t)g_in->hi[x];
+    ky = g_core_key ? g_in->lo[y] : ~(uint64_t)g_in->hi[y];
+  } else {
+    kx = ~g_in->sz[x];
+    ky = ~g_in->sz[y];
+  }
+  if (kx != ky) return kx < ky ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+/* 0 at the pivot, then 1 for the later buffers and 2 for the earlier ones (or
+ * the other way round), each side in its own sweep order. */
+static int g_later_first;
+
+static int side_cmp(const void* a, const void* b) {
+  uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+  int sx = distance(x) == 0 ? 0 : (g_in->lo[x] > g_pivot) == g_later_first ? 1 : 2;
+  int sy = distance(y) == 0 ? 0 : (g_in->lo[y] > g_pivot) == g_later_first ? 1 : 2;
+  if (sx != sy) return sx < sy ? -1 : 1;
+  return peak_cmp(a, b);
+}
+
+static void test_cores_and_sides(void** state) {
+  (void)state;
+  static const struct {
+    uint32_t n, slots, max_len;
+  } shapes[] = {{40, 20, 5}, {600, 200, 150}, {1500, 300, 300}};
+  for (size_t k = 0; k < sizeof shapes / sizeof *shapes; ++k)
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      inst_t in = make(shapes[k].n, shapes[k].slots, shapes[k].max_len, seed * 13 + k);
+      g_pivot = (uint32_t)(seed * 104729 % shapes[k].slots);
+      for (g_core_key = 0; g_core_key < 2; ++g_core_key) {
+        uint32_t* o = order_of(&in, core_cmp);
+        compare(&in, o, g_pivot, 0);
+        compare(&in, o, g_pivot, 1);
+        free(o);
+      }
+      for (g_later_first = 0; g_later_first < 2; ++g_later_first) {
+        uint32_t* o = order_of(&in, side_cmp);
+        compare(&in, o, g_pivot, 0);
+        free(o);
+      }
+      drop(&in);
+    }
+}
+
 /* Orders that do not sweep from the pivot are refused, not misplaced. */
 static void test_not_a_sweep(void** state) {
   (void)state;
@@ -249,6 +308,7 @@ int main(void) {
   air_allocator_init_system(&g_heap);
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_same_as_reference),
+      cmocka_unit_test(test_cores_and_sides),
       cmocka_unit_test(test_not_a_sweep),
       cmocka_unit_test(test_large_live_set),
       cmocka_unit_test(test_dense_trace),

@@ -5,8 +5,9 @@
  * maps the winner back to the caller's buffers. Sweeping orders are placed in
  * O(log live) per buffer (pack_sweep.c), the others against neighbour lists
  * (pack_place.c) on instances sparse enough for them; dense ones (many buffers
- * live at once) run only sweeps. Also the lower bound and the O(n log n) overlap
- * check. See docs/packing.md. */
+ * live at once) run only sweeps, one of them outward from a window around the
+ * peak that size-ordered first-fit places (pack_window.c). Also the lower bound
+ * and the O(n log n) overlap check. See docs/packing.md. */
 #include "scheduler/pack/pack.h"
 
 #include <stdbool.h>
@@ -18,6 +19,7 @@
 #include "scheduler/pack/pack_problem.h"
 #include "scheduler/pack/pack_search.h"
 #include "scheduler/pack/pack_sweep.h"
+#include "scheduler/pack/pack_window.h"
 
 /* Default improvement budget in work units (see air_pack_options_t). */
 #define DEFAULT_SEARCH_BUDGET (60ull * 1000 * 1000)
@@ -35,6 +37,12 @@
  * in all after the first, so that 100k sparse buffers plan within 200 ms. */
 #define NEIGHBOUR_WORK_BUDGET (30ull * 1000 * 1000)
 
+/* Sweep work (pk_sweep_work: buffers made live) after which a dense instance
+ * starts no more candidates but IREE's rule, so 100k buffers plan within
+ * 200 ms whatever the candidates find: about two full passes over 100k buffers
+ * (a pass that exceeds the best plan so far stops there and costs less). */
+#define DENSE_SWEEP_BUDGET (200ull * 1000)
+
 /* "Small": every candidate runs, the extra ones too. */
 #define EXTRA_CANDIDATE_WORK (200ull * 1000 * 1000)
 #define EXTRA_CANDIDATE_BUFFERS 20000u
@@ -50,11 +58,20 @@ typedef enum {
   ORDER_AREA,        /* size x lifetime desc */
   ORDER_CLASS_START, /* power-of-two size class desc, then program order */
   ORDER_REVERSE,     /* (end, start) descending: program order backwards */
+  ORDER_PEAK_END,    /* the peak's buffers latest end lowest, then outwards, largest first */
+  ORDER_PEAK_START,  /* the peak's buffers earliest start lowest, then outwards, largest first */
+  ORDER_WINDOW,      /* the window's buffers largest first, then outwards, largest first */
 } order_kind_t;
+
+/* The window around the peak that the window candidate places by size-ordered
+ * first-fit: slots [w0, w1], met by `count` buffers. */
+typedef struct {
+  uint32_t w0, w1, count;
+} window_t;
 
 static uint64_t log2_floor(uint64_t v) { return 63u - (uint64_t)__builtin_clzll(v | 1); }
 
-static void make_order(pk_prep_t* s, order_kind_t kind, uint32_t* order) {
+static void make_order(pk_prep_t* s, order_kind_t kind, const window_t* win, uint32_t* order) {
   pk_problem_t* p = &s->p;
   uint32_t n = p->n;
   uint64_t* key = s->key;
@@ -116,14 +133,43 @@ static void make_order(pk_prep_t* s, order_kind_t kind, uint32_t* order) {
       PASS(~(uint64_t)p->lo[i_]);
       PASS(~(uint64_t)p->hi[i_]);
       break;
+    case ORDER_PEAK_END:
+    case ORDER_PEAK_START: {
+      /* The peak's buffers stack without a gap whatever their order; which
+       * end of the stack frees first decides what the sweep finds. Latest end
+       * lowest: going forward the buffers that end leave one hole at the top
+       * of the stack; earliest start lowest: the same going back. Outside the
+       * peak, at equal distance, the largest first. */
+      uint32_t t = p->peak_slot;
+#define AT_PEAK(i) (p->lo[i] <= t && t < p->hi[i])
+      if (kind == ORDER_PEAK_END)
+        PASS(AT_PEAK(i_) ? ~(uint64_t)p->hi[i_] : ~p->sz[i_]);
+      else
+        PASS(AT_PEAK(i_) ? (uint64_t)p->lo[i_] : ~p->sz[i_]);
+#undef AT_PEAK
+      PASS(p->lo[i_] > t ? p->lo[i_] - t : p->hi[i_] <= t ? t - p->hi[i_] + 1 : 0);
+      break;
+    }
+    case ORDER_WINDOW: {
+      /* Inside the window: size-ordered first-fit's order (largest first,
+       * then by start); outside: by distance from it, largest first. */
+      uint32_t w0 = win->w0, w1 = win->w1;
+#define DIST(i) (p->lo[i] > w1 ? p->lo[i] - w1 : p->hi[i] <= w0 ? w0 - p->hi[i] + 1 : 0)
+      PASS(DIST(i_) ? 0 : p->lo[i_]);
+      PASS(DIST(i_) ? ~p->sz[i_] : ~p->raw[i_]);
+      PASS(DIST(i_));
+#undef DIST
+      break;
+    }
   }
 #undef PASS
 }
 
 /* How a candidate is placed: by sweeping (pack_sweep.h: O(log live) per buffer
- * whatever the density; the pivot is the start, the peak slot or past the end),
- * or against neighbour lists (pack_place.h: O(overlapping pairs)). */
-typedef enum { BY_NEIGHBOURS, SWEEP_START, SWEEP_PEAK, SWEEP_END } placer_t;
+ * whatever the density; the pivot is the start, the peak slot or past the end,
+ * or a window around the peak that pack_window.h places first), or against
+ * neighbour lists (pack_place.h: O(overlapping pairs)). */
+typedef enum { BY_NEIGHBOURS, SWEEP_START, SWEEP_PEAK, SWEEP_END, SWEEP_WINDOW } placer_t;
 
 typedef struct {
   order_kind_t order;
@@ -144,9 +190,19 @@ enum {
  * and XLA, so the plan is never worse than theirs wherever they all run.
  * Size-ordered first-fit goes first because it is usually the best greedy plan
  * on sparse instances: its arena caps the passes after it, which stop as soon as
- * they exceed it. On dense instances only sweeps run, peak-out first. */
+ * they exceed it. On dense instances only sweeps run, the ones that win most
+ * often first (so the others stop early): the peak-end stack, size-ordered
+ * first-fit inside the window around the peak (the rule that packs big buffers
+ * best, affordable there) with sweeps outward, the peak-start stack, then the
+ * peak-out stack by first-fit and the reverse sweep (each the only winner on
+ * some generated traces), within a work budget; IREE's rule always; peak-out
+ * best-fit if the budget is left. On small instances every candidate runs. */
 static const candidate_t k_candidates[] = {
-    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_DENSE},
+    {ORDER_PEAK_END, PK_BEST_FIT, SWEEP_PEAK, "peak-end-best-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_WINDOW, PK_FIRST_FIT, SWEEP_WINDOW, "window-size-first-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_START, PK_BEST_FIT, SWEEP_PEAK, "peak-start-best-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_DENSE},
+    {ORDER_REVERSE, PK_BEST_FIT, SWEEP_END, "reverse-best-fit", CAND_DENSE},
     {ORDER_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "size-first-fit", CAND_ALWAYS | CAND_SMALL},
     {ORDER_SIZE, PK_BEST_FIT, BY_NEIGHBOURS, "tflite-size-best-fit", CAND_BUDGET | CAND_SMALL},
     {ORDER_SIZE_LENGTH, PK_BEST_FIT, BY_NEIGHBOURS, "xla-spatial-best-fit",
@@ -155,15 +211,54 @@ static const candidate_t k_candidates[] = {
      CAND_BUDGET | CAND_SMALL},
     {ORDER_PROGRAM, PK_BEST_FIT, SWEEP_START, "iree-program-best-fit",
      CAND_ALWAYS | CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_DENSE},
     {ORDER_PEAK_OUT, PK_BEST_FIT, SWEEP_PEAK, "peak-out-best-fit", CAND_ALWAYS | CAND_SMALL},
-    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_PEAK_OUT, PK_FIRST_FIT, SWEEP_PEAK, "peak-out-first-fit", CAND_SMALL},
     {ORDER_AREA, PK_FIRST_FIT, BY_NEIGHBOURS, "area-first-fit", CAND_SMALL},
     {ORDER_CLASS_START, PK_FIRST_FIT, BY_NEIGHBOURS, "class-start-first-fit", CAND_SMALL},
     {ORDER_LENGTH_SIZE, PK_FIRST_FIT, BY_NEIGHBOURS, "length-first-fit", CAND_SMALL},
-    {ORDER_REVERSE, PK_BEST_FIT, SWEEP_END, "reverse-best-fit", CAND_DENSE | CAND_SMALL},
+    {ORDER_REVERSE, PK_BEST_FIT, SWEEP_END, "reverse-best-fit", CAND_SMALL},
     {ORDER_REVERSE, PK_FIRST_FIT, SWEEP_END, "reverse-first-fit", CAND_SMALL},
     {ORDER_PROGRAM, PK_FIRST_FIT, SWEEP_START, "program-first-fit", CAND_SMALL},
 };
+
+/* The window for the window candidate: the slots whose live bytes come within
+ * 1 % of the peak (from the first such slot to the last), narrowed (a finer
+ * threshold, down to the peak slot alone) while more than WINDOW_MAX_PARTIAL of
+ * its buffers start or end inside it, since their look-ups cost the square of
+ * their number (pack_window.h). `live` is scratch for slots + 1 values. */
+#define WINDOW_MAX_PARTIAL 2048u
+/* Visits the partial buffers' look-ups may take (about partial^2 / 2). */
+#define WINDOW_WORK (8ull * 1000 * 1000)
+
+static window_t choose_window(const pk_problem_t* p, uint64_t* live) {
+  memset(live, 0, ((size_t)p->slots + 1) * sizeof *live);
+  for (uint32_t i = 0; i < p->n; ++i) {
+    live[p->lo[i]] += p->sz[i];
+    live[p->hi[i]] -= p->sz[i];
+  }
+  for (uint32_t t = 1; t <= p->slots; ++t) live[t] += live[t - 1];
+  window_t w = {p->peak_slot, p->peak_slot, 0};
+  for (uint64_t slack = p->lower_bound / 100; slack; slack /= 4) {
+    uint32_t w0 = p->peak_slot, w1 = p->peak_slot, count = 0, partial = 0;
+    for (uint32_t t = 0; t < p->slots; ++t)
+      if (live[t] >= p->lower_bound - slack) {
+        if (t < w0) w0 = t;
+        w1 = t;
+      }
+    for (uint32_t i = 0; i < p->n; ++i)
+      if (p->lo[i] <= w1 && p->hi[i] > w0) {
+        ++count;
+        partial += p->lo[i] > w0 || p->hi[i] <= w1;
+      }
+    w = (window_t){w0, w1, count};
+    if (partial <= WINDOW_MAX_PARTIAL) return w;
+  }
+  /* The peak slot alone: every buffer there is live through it. */
+  w = (window_t){p->peak_slot, p->peak_slot, 0};
+  for (uint32_t i = 0; i < p->n; ++i) w.count += p->lo[i] <= w.w0 && p->hi[i] > w.w0;
+  return w;
+}
 
 /* Keeps the plan in *off when it beats *best_arena (swapping the arrays). */
 static void keep(uint64_t arena, const char* name, uint64_t** off, uint64_t** best,
@@ -205,6 +300,8 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
   uint64_t* best = NULL;
   pk_place_t* pl = NULL;
   pk_sweep_t* sw = NULL;
+  pk_window_t* wp = NULL;
+  window_t win = {0, 0, 0};
   if (status) goto done;
   for (size_t i = 0; i < count; ++i) out_offsets[i] = 0;
   out_result->lower_bound = p->lower_bound;
@@ -230,6 +327,8 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
   for (size_t c = 0; c < sizeof k_candidates / sizeof *k_candidates; ++c) {
     const candidate_t* k = &k_candidates[c];
     if (!(k->when & mode) || best_arena == p->lower_bound) continue; /* optimal: done */
+    if (mode == CAND_DENSE && !(k->when & CAND_ALWAYS) && pk_sweep_work(sw) > DENSE_SWEEP_BUDGET)
+      continue;
     uint64_t arena;
     if (k->placer == BY_NEIGHBOURS) {
       if (!pl) {
@@ -245,10 +344,24 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
         if (!budget_from) budget_from = pk_place_work(pl);
         if (pk_place_work(pl) - budget_from > NEIGHBOUR_WORK_BUDGET) continue;
       }
-      make_order(&s, k->order, order);
+      make_order(&s, k->order, &win, order);
       arena = pk_place_order(pl, order, k->rule, best_arena, off);
+    } else if (k->placer == SWEEP_WINDOW) {
+      if (!wp) {
+        win = choose_window(p, s.key);
+        wp = pk_window_create(allocator, &in, win.count);
+        if (!wp) {
+          status = AIR_STATUS_OOM(allocator, "pack");
+          goto done;
+        }
+      }
+      /* The window by first-fit (k->rule), the rest by best-fit sweeps. */
+      make_order(&s, k->order, &win, order);
+      arena = pk_window_place(wp, order, win.count, win.w0, win.w1, best_arena, WINDOW_WORK, off);
+      if (arena != PK_UNSET)
+        arena = pk_sweep_around(sw, order, win.count, win.w0, win.w1, 0, best_arena, off);
     } else {
-      make_order(&s, k->order, order);
+      make_order(&s, k->order, &win, order);
       int64_t pivot = k->placer == SWEEP_START ? -1
                       : k->placer == SWEEP_END ? (int64_t)p->slots
                                                : (int64_t)p->peak_slot;
@@ -270,6 +383,7 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
 done:
   if (pl) pk_place_destroy(pl);
   pk_sweep_destroy(sw);
+  pk_window_destroy(wp);
   allocator->free(allocator->self, order);
   allocator->free(allocator->self, off);
   allocator->free(allocator->self, best);

@@ -18,72 +18,6 @@
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
-LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem) {
-  switch (elem) {
-    case AIR_ELEM_I1: return m->i1;
-    case AIR_ELEM_I8: return m->i8;
-    case AIR_ELEM_I16: return m->i16;
-    case AIR_ELEM_I32: return m->i32;
-    case AIR_ELEM_I64: case AIR_ELEM_INDEX: return m->i64;
-    case AIR_ELEM_F16: case AIR_ELEM_BF16: case AIR_ELEM_F32: return m->f32;
-    case AIR_ELEM_F64: return m->f64;
-    default: return m->i64;
-  }
-}
-
-/* The scalar element type of value v, or NONE when it is not a scalar. */
-uint32_t cg_value_elem(const air_program_t* p, air_vid_t v) {
-  const air_type_info_t* t = air_ir_type(p, air_ir_value_type(p, v));
-  /* siN/uiN (storage types, issue 12) stay with the interpreter. */
-  return t->kind == AIR_TYPE_SCALAR && !air_elem_is_signed_or_unsigned(t->elem) ? t->elem
-                                                                              : AIR_ELEM_NONE;
-}
-
-static bool is_memref(const air_program_t* p, air_vid_t v) {
-  return air_ir_type(p, air_ir_value_type(p, v))->kind == AIR_TYPE_MEMREF;
-}
-
-void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why) {
-  if (f->st) return;
-  f->st = air_ir_error_at(f->p, AIR_STATUS_UNIMPLEMENTED, op->line, op->col, __FILE__, __LINE__,
-                          "%s: %s is not covered by the code generator", air_opkind_name(op->kind),
-                          why);
-}
-
-void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code) {
-  if (LLVMIsAConstantInt(bad) && !LLVMConstIntGetZExtValue(bad)) return;
-  LLVMBasicBlockRef fail = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "fail");
-  LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "ok");
-  LLVMBuildCondBr(f->b, bad, fail, ok);
-  LLVMPositionBuilderAtEnd(f->b, fail);
-  LLVMValueRef idx[2] = {LLVMConstInt(f->m->i32, 0, 0), LLVMConstInt(f->m->i32, 2, 0)};
-  LLVMValueRef at = LLVMBuildInBoundsGEP2(f->b, f->m->frame_t, f->frame, idx, 2, "");
-  LLVMBuildStore(f->b, LLVMConstInt(f->m->i32, f->op_index, 0), at);
-  LLVMBuildRet(f->b, LLVMConstInt(f->m->i32, (unsigned long long)code, 0));
-  LLVMPositionBuilderAtEnd(f->b, ok);
-}
-
-LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v) {
-  LLVMValueRef x = v < f->p->n_values ? f->vals[v] : NULL;
-  if (!x) {
-    if (!f->st)
-      f->st = AIR_STATUS(&f->m->alloc, AIR_STATUS_INTERNAL,
-                         "code generator: value %%%u has no definition in its unit", v);
-    return LLVMGetUndef(f->m->i64);
-  }
-  return x;
-}
-
-void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x) {
-  if (v < f->p->n_values) f->vals[v] = x;
-}
-
-cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v) {
-  for (uint32_t i = 0; i < f->n_mems; ++i)
-    if (f->mems[i].vid == v) return &f->mems[i];
-  return NULL;
-}
-
 /*---------------------------------------------------------------------------*/
 /* What is covered                                                           */
 /*---------------------------------------------------------------------------*/
@@ -97,7 +31,8 @@ static bool scalar_results(const air_program_t* p, const air_op_t* op) {
   return true;
 }
 
-bool cg_op_supported(const air_program_t* p, const air_op_t* op) {
+/* True when the generator covers `op` and everything nested in it. */
+static bool op_supported(const air_program_t* p, const air_op_t* op) {
   if (op->toks[0].n || op->toks[1].n || op->toks[2].n) return false;
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
@@ -106,7 +41,7 @@ bool cg_op_supported(const air_program_t* p, const air_op_t* op) {
     case AIR_OPC_LOAD: case AIR_OPC_STORE: {
       bool load = air_opkind_class(op->kind) == AIR_OPC_LOAD;
       uint32_t first = load ? 1 : 2;
-      if (op->n_operands < first || !is_memref(p, op->operands[first - 1])) return false;
+      if (op->n_operands < first || !cg_is_memref(p, op->operands[first - 1])) return false;
       const air_type_info_t* t = air_ir_type(p, air_ir_value_type(p, op->operands[first - 1]));
       if (t->rank > AIR_MAX_RANK || t->unranked || air_elem_is_signed_or_unsigned(t->elem))
         return false;
@@ -160,7 +95,7 @@ bool cg_op_supported(const air_program_t* p, const air_op_t* op) {
 static bool block_supported(const air_program_t* p, const air_block_t* b) {
   if (!b) return false;
   for (const air_op_t* o = b->first; o; o = o->next)
-    if (!cg_op_supported(p, o)) return false;
+    if (!op_supported(p, o)) return false;
   return true;
 }
 
@@ -168,7 +103,7 @@ bool air_cg_unit_candidate(const air_program_t* p, const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
     case AIR_OPC_LINALG:
-      return cg_op_supported(p, op);
+      return op_supported(p, op);
     default: return false;
   }
 }
@@ -179,8 +114,9 @@ bool air_cg_unit_candidate(const air_program_t* p, const air_op_t* op) {
 
 static void emit_op(cg_fn_t* f, const air_op_t* op);
 
-/* Emits a block's ops up to its terminator; returns the terminator (or NULL). */
-const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b) {
+/* Emits a block's ops up to its terminator; returns the terminator (or NULL).
+ * cg_linalg.c reaches it through cg_fn_t.emit_block (a generic's body). */
+static const air_op_t* emit_block(cg_fn_t* f, const air_block_t* b) {
   for (const air_op_t* o = b->first; o && !f->st; o = o->next) {
     if (air_opkind_class(o->kind) == AIR_OPC_TERMINATOR) {
       f->op_index++;
@@ -294,7 +230,7 @@ static void emit_for(cg_fn_t* f, const air_op_t* op) {
   cg_set(f, bb->args[0], iv);
   for (uint32_t i = 0; i < ni && i + 1 < bb->n_args; ++i) cg_set(f, bb->args[1 + i], iters[i]);
   f->op_index = my_index + 1;
-  const air_op_t* term = cg_emit_block(f, bb);
+  const air_op_t* term = emit_block(f, bb);
   if (f->st) return;
   LLVMValueRef yields[64];
   for (uint32_t i = 0; i < ni; ++i)
@@ -351,7 +287,7 @@ static void emit_if(cg_fn_t* f, const air_op_t* op) {
   for (uint32_t r = 0; r < 2; ++r) {
     LLVMPositionBuilderAtEnd(B, r ? else_bb : then_bb);
     if (r < op->n_regions) {
-      const air_op_t* term = cg_emit_block(f, op->regions[r]);
+      const air_op_t* term = emit_block(f, op->regions[r]);
       if (f->st) return;
       for (uint32_t i = 0; i < nr; ++i)
         vals[r][i] = term && i < term->n_operands ? cg_val(f, term->operands[i])
@@ -474,7 +410,7 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
     air_vid_t v = ins_small[i];
     LLVMValueRef o = LLVMConstInt(m->i64, i, 0);
     LLVMValueRef slot = LLVMBuildInBoundsGEP2(B, m->i64, in, &o, 1, "");
-    if (is_memref(p, v)) {
+    if (cg_is_memref(p, v)) {
       bind_memref(f, v, LLVMBuildLoad2(B, m->ptr, slot, ""), &mismatch);
     } else {
       uint32_t el = cg_value_elem(p, v);
@@ -526,6 +462,7 @@ air_status_t air_cg_module_add(air_cg_module_t* m, const air_program_t* p, const
   f.m = m;
   f.p = p;
   f.unit = op;
+  f.emit_block = emit_block;
   f.b = LLVMCreateBuilderInContext(m->ctx);
   f.vals = air_mem_calloc(&m->alloc, p->n_values ? p->n_values : 1, sizeof(LLVMValueRef));
   air_status_t st = f.vals ? emit_unit(&f, name) : AIR_STATUS_OOM(&m->alloc, "code generator state");

@@ -1,7 +1,11 @@
 /* cg_internal.h - the code generator's shared state: one LLVM module being built
- * for one target, and the per-function emitter that turns AIR ops into LLVM IR
- * (cg_emit.c: units, loops, branches, memory; cg_scalar.c: arith, casts, affine
- * expressions, the rounding of narrow floats).
+ * for one target, and the per-function emitter that turns AIR ops into LLVM IR.
+ * The emitter's files stand on each other in one direction:
+ *   cg_value.c   types, the value table, memref inputs, failure exits
+ *   cg_scalar.c  arith, casts, affine expressions, rounding of narrow floats
+ *   cg_linalg.c  linalg.generic (its body through cg_fn_t.emit_block)
+ *   cg_emit.c    units, loops, branches, memory; what is covered
+ * each calling only the ones above it in this list.
  *
  * Values keep the interpreter's semantics exactly (hal/cpu/interp/scalar.c, codec.h): integers
  * wrap at their width and divide in 64 bits with the same error checks, f16, bf16
@@ -55,20 +59,19 @@ typedef struct cg_fn_t {
   uint32_t n_mems;
   uint32_t op_index;        /* preorder index of the op being emitted */
   air_status_t st;          /* first failure (the unit is then dropped) */
+  /* cg_emit.c's block emitter (set by air_cg_module_add): emits a block's ops up
+   * to its terminator and returns it (or NULL). A hook, so cg_linalg.c can emit a
+   * generic's body without calling up into cg_emit.c. */
+  const air_op_t* (*emit_block)(struct cg_fn_t* f, const air_block_t* b);
 } cg_fn_t;
 
 static inline LLVMValueRef cg_ci64(cg_fn_t* f, int64_t v) {
   return LLVMConstInt(f->m->i64, (unsigned long long)v, 1);
 }
 
-/* cg_emit.c */
+/* cg_value.c */
 /* The memref input `v` of the unit, or NULL. */
 cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v);
-/* Emits a block's ops up to its terminator (counting op indices); returns the
- * terminator, or NULL. */
-const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
-/* True when the generator covers `op` and everything nested in it. */
-bool cg_op_supported(const air_program_t* p, const air_op_t* op);
 /* Fails the emission with UNIMPLEMENTED naming `op` (first failure wins). */
 void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why);
 /* Branches to a new block that records fail_op and returns `code` when `bad`
@@ -78,7 +81,13 @@ LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v);
 void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x);
 /* The LLVM type of a scalar element type. */
 LLVMTypeRef cg_elem_type(air_cg_module_t* m, uint32_t elem);
+/* The scalar element type of value v, or AIR_ELEM_NONE. */
 uint32_t cg_value_elem(const air_program_t* p, air_vid_t v);
+bool cg_is_memref(const air_program_t* p, air_vid_t v);
+/* Calls an overloaded intrinsic. */
+LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
+                          LLVMValueRef* args, unsigned n_args);
+int64_t cg_now_ns(void);
 
 /* cg_linalg.c */
 /* linalg.generic with linear maps and a scalar body (what cg_linalg.c says). */
@@ -99,10 +108,5 @@ void cg_store_elem(cg_fn_t* f, uint32_t elem, LLVMValueRef addr, LLVMValueRef x)
 /* Word <-> held value. */
 LLVMValueRef cg_from_word(cg_fn_t* f, uint32_t elem, LLVMValueRef word_i64);
 LLVMValueRef cg_to_word(cg_fn_t* f, uint32_t elem, LLVMValueRef x);
-/* Calls an overloaded intrinsic. */
-LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
-                          LLVMValueRef* args, unsigned n_args);
-
-int64_t cg_now_ns(void);
 
 #endif /* AIR_CODEGEN_CG_INTERNAL_H_ */

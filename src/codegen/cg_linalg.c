@@ -36,10 +36,6 @@ static const air_attr_t* maps_of(const air_program_t* p, const air_op_t* op) {
   return ma && ma->kind == AIR_ATTR_ARRAY && ma->n == op->n_operands ? ma : NULL;
 }
 
-static bool is_memref(const air_program_t* p, air_vid_t v) {
-  return air_ir_type(p, air_ir_value_type(p, v))->kind == AIR_TYPE_MEMREF;
-}
-
 bool cg_generic_supported(const air_program_t* p, const air_op_t* op) {
   uint32_t n = op->n_operands, n_in = op->iaux[0];
   const air_block_t* body = op->n_regions ? op->regions[0] : NULL;
@@ -56,7 +52,7 @@ bool cg_generic_supported(const air_program_t* p, const air_op_t* op) {
     if (i == 0) nl = m->map->n_dims;
     if (m->map->n_dims != nl || nl > MAX_LOOPS) return false;
     air_vid_t v = op->operands[i];
-    if (!is_memref(p, v)) {
+    if (!cg_is_memref(p, v)) {
       if (i >= n_in || cg_value_elem(p, v) == AIR_ELEM_NONE) return false;
       continue;
     }
@@ -113,7 +109,7 @@ void cg_emit_generic(cg_fn_t* f, const air_op_t* op) {
   for (uint32_t i = 0; i < n; ++i) {
     g[i].map = air_ir_attr_resolve(p, &ma->elems[i])->map;
     if (i == 0) nl = g[i].map->n_dims;
-    g[i].mem = is_memref(p, op->operands[i]);
+    g[i].mem = cg_is_memref(p, op->operands[i]);
     mm[i] = g[i].mem ? cg_mem_of(f, op->operands[i]) : NULL;
     if (g[i].mem && !mm[i]) {
       cg_unsupported(f, op, "a memref not passed into the unit");
@@ -196,7 +192,7 @@ void cg_emit_generic(cg_fn_t* f, const air_op_t* op) {
     cg_set(f, arg, cg_load_elem(f, mm[i]->elem, addr));
   }
   f->op_index = my_index + 1;
-  const air_op_t* yield = cg_emit_block(f, body);
+  const air_op_t* yield = f->emit_block(f, body);
   if (f->st) return;
   if (!yield) {
     cg_unsupported(f, op, "a body without linalg.yield");

@@ -2,23 +2,8 @@
  * the interpreter computes (hal/cpu/interp/scalar.c; cg_internal.h says how values are
  * held). */
 #include <string.h>
-#include <time.h>
 
 #include "codegen/cg_internal.h"
-
-int64_t cg_now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
-}
-
-LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
-                          LLVMValueRef* args, unsigned n_args) {
-  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-  LLVMValueRef decl = LLVMGetIntrinsicDeclaration(f->m->mod, id, over, n_over);
-  LLVMTypeRef ty = LLVMIntrinsicGetType(f->m->ctx, id, over, n_over);
-  return LLVMBuildCall2(f->b, ty, decl, args, n_args, "");
-}
 
 static bool is_float(uint32_t e) { return air_elem_is_float((air_elem_kind_t)e); }
 static uint32_t bits_of(uint32_t e) {

@@ -108,10 +108,18 @@ timeout)
   run 1 "$air_run" "$here/spin.mlir" --input 0=4000000000000 --timeout 0.5
   err_has "spin\\.mlir: error: @spin did not finish within --timeout 0\\.5 s"
   [ $(( $(date +%s) - start )) -lt 10 ] || fail "--timeout 0.5 did not stop the run in time"
-  # One op over the limit: the watchdog names it, with its location (the op takes
-  # 0.08-1.5 s, the limit is 10 ms, and the report must come within the grace of
-  # 3 s: a linalg op cannot be abandoned, so the report waits for its end).
+  # One op over the limit: the watchdog names it, with its location. The op is a
+  # 17 GFLOP matmul (over 0.1 s at any kernel speed; minutes under ASan), the limit
+  # 10 ms. A linalg op cannot be abandoned, but it stops between row panels once
+  # the run fails, so the report comes at once rather than at the op's end: well
+  # inside air-run's grace (3 s) at any load, and the run must not have finished.
+  start=$(date +%s)
   run 1 "$air_run" "$here/slow_op.mlir" --timeout 0.01
+  err_has "slow_op\\.mlir:12:[0-9]+: error: linalg\\.matmul ran longer than the watchdog"
+  ! grep -q "still computing" err || fail "air-run gave up before the watchdog's report"
+  [ $(( $(date +%s) - start )) -lt 10 ] || fail "the failing matmul ran on instead of stopping"
+  # The reference loops (--no-compile) stop the same way.
+  run 1 "$air_run" "$here/slow_op.mlir" --timeout 0.01 --no-compile
   err_has "slow_op\\.mlir:12:[0-9]+: error: linalg\\.matmul ran longer than the watchdog"
   # The same program with a small count finishes and writes n.
   run 0 "$air_run" "$here/spin.mlir" --input 0=1000 --output 1=n.npy --timeout 30

@@ -235,6 +235,49 @@ static void unpack(const air_memref_t* v, int acc, const void* buf) {
     }
 }
 
+/* Rows of C per kernel call. A long matmul runs as panels of rows, and between
+ * panels it looks whether the run is failing (the watchdog fired on it, another
+ * strand failed): a linalg op cannot be abandoned, so without this the run's
+ * report would wait for the whole product. Rows are independent - each C entry
+ * still takes its products in k order - so the result is the same bits. A panel
+ * is about 2^22 multiply-adds; with the library it is a multiple of the kernels'
+ * 64-row block (a panel of a few rows would waste its register blocking). */
+static int64_t panel_rows(int64_t M, int64_t N, int64_t K, bool lib) {
+  int64_t per_row = N * K > 0 ? N * K : 1;
+  int64_t rows = ((int64_t)1 << 22) / per_row;
+  if (lib) rows = rows < 64 ? 64 : rows / 64 * 64;
+  if (rows < 1) rows = 1;
+  return rows < M ? rows : M;
+}
+
+/* C (M x N) += A * B on matrices whose rows are `es` bytes apart per element,
+ * one panel of rows at a time; stops early (returning true, C partly done) when
+ * the run is failing. false: out of scratch memory. */
+enum { MM_F32, MM_BF16, MM_I8, MM_F64, MM_I64 };
+
+static bool mm_panels(ix_run_t* r, int kind, int64_t M, int64_t N, int64_t K, air_kern_mat_t a,
+                      air_kern_mat_t b, air_kern_mat_t c, size_t esa, size_t esc,
+                      air_kern_impl_t impl) {
+  bool lib = impl == AIR_KERN_AUTO && air_kern_library() != NULL;
+  int64_t step = panel_rows(M, N, K, lib);
+  for (int64_t i = 0; i < M; i += step) {
+    if (i && ix_failing(r)) return true;
+    int64_t m = M - i < step ? M - i : step;
+    air_kern_mat_t ap = {(char*)a.p + (size_t)(i * a.ld) * esa, a.ld};
+    air_kern_mat_t cp = {(char*)c.p + (size_t)(i * c.ld) * esc, c.ld};
+    bool ok = true;
+    switch (kind) {
+      case MM_F32: ok = air_kern_sgemm(m, N, K, ap, b, cp, impl, &r->alloc); break;
+      case MM_BF16: ok = air_kern_bgemm(m, N, K, ap, b, cp, impl, &r->alloc); break;
+      case MM_I8: ok = air_kern_i8gemm(m, N, K, ap, b, cp, impl, &r->alloc); break;
+      case MM_F64: mm_f64(m, N, K, ap.p, b.p, cp.p); break;
+      default: mm_i64(m, N, K, ap.p, b.p, cp.p); break;
+    }
+    if (!ok) return false;
+  }
+  return true;
+}
+
 static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_memref_t *A, *B, *C;
   air_status_t st = operand_view(r, e, op, 0, &A);
@@ -253,22 +296,20 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   /* Row-major operands (unit inner stride) of the kernels' types go straight in. */
   bool rows = (K == 1 || A->strides[1] == 1) && (N == 1 || B->strides[1] == 1) &&
               (N == 1 || C->strides[1] == 1);
-  air_kern_mat_t a = {(char*)A->data + A->offset * (int64_t)air_elem_size(A->elem), A->strides[0]};
+  size_t esa = air_elem_size(A->elem), esc = air_elem_size(C->elem);
+  air_kern_mat_t a = {(char*)A->data + A->offset * (int64_t)esa, A->strides[0]};
   air_kern_mat_t b = {(char*)B->data + B->offset * (int64_t)air_elem_size(B->elem), B->strides[0]};
-  air_kern_mat_t c = {(char*)C->data + C->offset * (int64_t)air_elem_size(C->elem), C->strides[0]};
-  bool done = false, tried = false;
+  air_kern_mat_t c = {(char*)C->data + C->offset * (int64_t)esc, C->strides[0]};
+  int kind = -1;
   if (rows && C->elem == AIR_ELEM_F32 && A->elem == B->elem &&
-      (A->elem == AIR_ELEM_F32 || A->elem == AIR_ELEM_BF16)) {
-    tried = true;
-    done = A->elem == AIR_ELEM_F32 ? air_kern_sgemm(M, N, K, a, b, c, impl, &r->alloc)
-                                   : air_kern_bgemm(M, N, K, a, b, c, impl, &r->alloc);
-  } else if (rows && C->elem == AIR_ELEM_I32 && A->elem == AIR_ELEM_I8 && B->elem == AIR_ELEM_I8) {
-    tried = true;
-    done = air_kern_i8gemm(M, N, K, a, b, c, impl, &r->alloc);
-  }
-  if (tried && !done)
-    return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
-  if (done) return NULL;
+      (A->elem == AIR_ELEM_F32 || A->elem == AIR_ELEM_BF16))
+    kind = A->elem == AIR_ELEM_F32 ? MM_F32 : MM_BF16;
+  else if (rows && C->elem == AIR_ELEM_I32 && A->elem == AIR_ELEM_I8 && B->elem == AIR_ELEM_I8)
+    kind = MM_I8;
+  if (kind >= 0)
+    return mm_panels(r, kind, M, N, K, a, b, c, esa, esc, impl)
+               ? NULL
+               : ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
   int acc = C->elem == AIR_ELEM_F64                        ? ACC_F64
             : air_elem_is_float((air_elem_kind_t)C->elem) ? ACC_F32
                                                            : ACC_I64;
@@ -279,15 +320,10 @@ static air_status_t matmul(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   pack(A, acc, pa);
   pack(B, acc, pb);
   pack(C, acc, pc);
-  bool ok = true;
-  if (acc == ACC_F32)
-    ok = air_kern_sgemm(M, N, K, (air_kern_mat_t){pa, K}, (air_kern_mat_t){pb, N},
-                        (air_kern_mat_t){pc, N}, impl, &r->alloc);
-  else if (acc == ACC_F64)
-    mm_f64(M, N, K, pa, pb, pc);
-  else
-    mm_i64(M, N, K, pa, pb, pc);
-  if (ok) unpack(C, acc, pc);
+  bool ok = mm_panels(r, acc == ACC_F32 ? MM_F32 : acc == ACC_F64 ? MM_F64 : MM_I64, M, N, K,
+                      (air_kern_mat_t){pa, K}, (air_kern_mat_t){pb, N}, (air_kern_mat_t){pc, N},
+                      es, es, impl);
+  if (ok && !ix_failing(r)) unpack(C, acc, pc);
   air_mem_free(&r->alloc, buf);
   return ok ? NULL : ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "linalg.matmul: out of memory");
 }

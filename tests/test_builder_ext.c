@@ -913,6 +913,52 @@ static void test_bad_views(void** state) {
 }
 
 /*---------------------------------------------------------------------------*/
+/* siN / uiN element types                                                   */
+/*---------------------------------------------------------------------------*/
+
+/* @su(a : 4xui8, b : 4xsi16, o : 4xui8, q : 4xsi16): o reverses a, q copies b
+ * through loads and stores of the typed values (storage types: no arith). */
+static void build_su(air_builder_t* b) {
+  air_type_t u8 = tm(b, AIR_ELEMENT_UI8, 1, 4, 0, 0), s16 = tm(b, AIR_ELEMENT_SI16, 1, 4, 0, 0);
+  air_type_t ins[4] = {u8, s16, u8, s16};
+  air_value_t a[4], rev = 0;
+  func_begin(b, "su", 4, ins, a);
+  air_value_t j = loop(b, 4);
+  OK(air_builder_binary(b, AIR_BINARY_SUBI, ci(b, 3), j, &rev));
+  store(b, load(b, a[0], 1, rev, 0), a[2], 1, j, 0);
+  store(b, load(b, a[1], 1, j, 0), a[3], 1, j, 0);
+  end_loop(b);
+  OK(air_builder_func_end(b, 0, NULL));
+}
+
+static void fill_su(bufs_t* bu) {
+  static const uint8_t u[4] = {0, 127, 128, 255};
+  static const int16_t v[4] = {-32768, -1, 1, 32767};
+  memcpy(bu->orig[0], u, sizeof u);
+  memcpy(bu->orig[1], v, sizeof v);
+}
+
+static void check_su(const bufs_t* bu) {
+  for (int i = 0; i < 4; ++i) {
+    assert_int_equal(OUT(2, uint8_t)[i], IN(0, uint8_t)[3 - i]);
+    assert_int_equal(OUT(3, int16_t)[i], IN(1, int16_t)[i]);
+  }
+}
+
+static void test_signed_unsigned(void** state) {
+  fx_t* f = *state;
+  build_su(f->b);
+  air_op_t* ld = find_kind(f->p, AIR_OP_LOAD);
+  assert_int_equal(air_ir_type(f->p, air_ir_value_type(f->p, ld->results[0]))->elem,
+                   AIR_ELEM_UI8);
+  char* text = verify_and_round_trip(f, "su");
+  assert_non_null(strstr(text, "memref<4xui8>"));
+  assert_non_null(strstr(text, "memref<4xsi16>"));
+  air_program_free_string(f->p, text);
+  run(f, "su", fill_su, check_su);
+}
+
+/*---------------------------------------------------------------------------*/
 /* Argument checks                                                           */
 /*---------------------------------------------------------------------------*/
 
@@ -1093,6 +1139,7 @@ int main(void) {
       T(test_math),          T(test_elementwise),       T(test_control),
       T(test_globals_custom), T(test_bad_math_and_linalg), T(test_bad_switch_forall),
       T(test_bad_global_custom), T(test_views),            T(test_bad_views),
+      T(test_signed_unsigned),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -193,6 +193,20 @@ static void check_sqrt(const bufs_t* b) {
   }
 }
 
+/* dma_padding: out1 is each 6-wide row with a zero before and after; out2 the
+ * same rows between a zero row above and below. */
+static void check_padding(const bufs_t* b) {
+  for (int i = 0; i < 10; ++i)
+    for (int j = 0; j < 8; ++j) {
+      bool inside = i >= 1 && i <= 8 && j >= 1 && j <= 6;
+      int32_t want = inside ? IN(0, int32_t)[(i - 1) * 6 + (j - 1)] : 0;
+      assert_int_equal(OUT(2, int32_t)[i * 8 + j], want);
+      if (i < 8)
+        assert_int_equal(OUT(1, int32_t)[i * 8 + j],
+                         j >= 1 && j <= 6 ? IN(0, int32_t)[i * 6 + (j - 1)] : 0);
+    }
+}
+
 /* math: row k of the output is op k of math_ops.mlir's order. */
 enum { N_UNARY = 26, N_MATH = 30 };
 static double math_ref(int k, double x, double y, bool f64) {
@@ -495,6 +509,8 @@ static const entry_t k_entries[] = {
     {"channel_broadcast", "channel_broadcast", NULL, check_broadcast, NULL},
     {"sqrt_token_loop", "sqrt_loop", NULL, check_sqrt, NULL},
     {"pattern_out_of_buffer", "out_of_buffer", NULL, NULL, "air.dma_memcpy_nd"},
+    {"dma_padding", "padded", NULL, check_padding, NULL},
+    {"dma_padding", "padded_get", NULL, NULL, "on a get is not executable"},
 };
 enum { N_ENTRIES = sizeof k_entries / sizeof k_entries[0] };
 

@@ -120,6 +120,44 @@ static void test_matmul_sample(void** state) {
   air_program_destroy(p);
 }
 
+/* A matmul long enough to run as several row panels (linalg.c: ~2^22
+ * multiply-adds each, 64-row blocks with the library, 16 rows with the loops
+ * here): every entry must still be the fmaf chain over k in order, bit for bit,
+ * on both paths (the panels' edges are not visible in the result). */
+static void test_matmul_panels(void** state) {
+  fx_t* f = *state;
+  enum { M = 100, K = 512, N = 512 };
+  air_program_t* p = test_load_text(
+      f->ctx, "panels.mlir",
+      "func.func @mm(%a: memref<100x512xf32>, %b: memref<512x512xf32>, %c: memref<100x512xf32>) {\n"
+      "  linalg.matmul ins(%a, %b : memref<100x512xf32>, memref<512x512xf32>) "
+      "outs(%c : memref<100x512xf32>)\n"
+      "  return\n"
+      "}\n");
+  float* a = malloc(M * K * sizeof(float));
+  float* b = malloc(K * N * sizeof(float));
+  float* c = malloc(M * N * sizeof(float));
+  uint32_t seed = 11;
+  for (int i = 0; i < M * K; ++i) a[i] = frand(&seed);
+  for (int i = 0; i < K * N; ++i) b[i] = frand(&seed);
+  for (int i = 0; i < M * N; ++i) c[i] = frand(&seed);
+  float* want = malloc(M * N * sizeof(float));
+  memcpy(want, c, M * N * sizeof(float));
+  for (int i = 0; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      for (int j = 0; j < N; ++j) want[i * N + j] = fmaf(a[i * K + k], b[k * N + j], want[i * N + j]);
+  air_arg_t args[3] = {test_mref(a, AIR_ELEM_F32, 2, (int64_t)M, (int64_t)K),
+                       test_mref(b, AIR_ELEM_F32, 2, (int64_t)K, (int64_t)N),
+                       test_mref(c, AIR_ELEM_F32, 2, (int64_t)M, (int64_t)N)};
+  test_check(run(f, p, "mm", args, 3, NULL));
+  assert_memory_equal(c, want, M * N * sizeof(float));
+  free(a);
+  free(b);
+  free(c);
+  free(want);
+  air_program_destroy(p);
+}
+
 /*---------------------------------------------------------------------------*/
 /* Channels                                                                  */
 /*---------------------------------------------------------------------------*/
@@ -1297,6 +1335,7 @@ int main(void) {
       cmocka_unit_test(test_access_patterns),
       cmocka_unit_test_setup_teardown(test_vector_add_dma, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_matmul_sample, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_matmul_panels, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_depth_run_ahead, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_broadcast, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_chain_herd_threads, test_exec_setup, test_exec_teardown),

@@ -114,7 +114,7 @@ static void test_target_table(void** state) {
   assert_int_equal(air_target_tiles(target("cpu")), 0); /* unlimited */
   const air_target_t* none = (const air_target_t*)1;
   expect_error(air_target_lookup(NULL, "npu9", &none), AIR_STATUS_INVALID_ARGUMENT, "npu9",
-               "xcvc1902, xcve2302, xcve2802, npu1, npu1_1col", "npu2_7col, mi300x, cpu", NULL);
+               "xcvc1902, xcve2302, xcve2802, npu1, npu1_1col", "npu2_7col, mi300x, gfx908, gfx90a, gfx940, gfx942, gfx1030, gfx1100, cpu", NULL);
   assert_null(none);
 }
 

@@ -125,7 +125,20 @@ static void test_device_facts(void** state) {
   assert_ptr_equal(target("npu1_4col"), target("npu1"));
   uint32_t n = 0;
   const air_target_t* rows = air_target_table(&n);
-  assert_int_equal(n, N_DEVICES + 2); /* + mi300x, cpu */
+  assert_int_equal(n, N_DEVICES + 8); /* + mi300x, 6 AMDGPU processors, cpu */
+  /* GPU rows: the processor kernels are built for, its wave size, 64 KiB LDS. */
+  static const struct { const char* name; uint32_t wave, cus; } k_gpus[] = {
+      {"mi300x", 64, 8 * 38}, {"gfx908", 64, 120}, {"gfx90a", 64, 110}, {"gfx940", 64, 6 * 38},
+      {"gfx942", 64, 8 * 38}, {"gfx1030", 32, 80}, {"gfx1100", 32, 96}};
+  for (size_t i = 0; i < sizeof k_gpus / sizeof *k_gpus; ++i) {
+    const air_target_t* g = target(k_gpus[i].name);
+    assert_int_equal(g->kind, AIR_TARGET_GPU);
+    assert_non_null(g->gfx);
+    assert_int_equal(g->wave_size, k_gpus[i].wave);
+    assert_int_equal(g->cols * g->rows, k_gpus[i].cus);
+    assert_int_equal(g->l1_bytes, 64 * KIB);
+    assert_true(g->wave_slots >= 32);
+  }
   for (uint32_t i = 0; i < n; ++i)
     for (uint32_t j = 0; j < i; ++j) assert_string_not_equal(rows[i].name, rows[j].name);
   /* Mem tiles of a span: both rows on xcve2802; clipped to the device. */

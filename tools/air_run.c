@@ -488,10 +488,25 @@ static int run(const run_options_t* o) {
       (o->no_schedule && !artifact ? AIR_EXECUTABLE_NO_SCHEDULE : 0) |
           (o->no_compile ? AIR_EXECUTABLE_NO_COMPILE : 0),
       o->xclbin, o->xrt_kernel, o->insts};
-  if (artifact)
+  void* gpu_image = NULL;
+  size_t gpu_size = 0;
+  int64_t gpu_ns = 0;
+  s = NULL;
+  if (!artifact && info.driver && !strcmp(info.driver, "hsa") && info.target && !o->no_schedule)
+    s = air_run_gpu_artifact(r.context, r.program, o->entry, info.target, &gpu_image, &gpu_size,
+                             &gpu_ns);
+  if (s)
+    ;
+  else if (gpu_image)
+    s = air_executable_create_from_artifact(r.device, gpu_image, gpu_size, &r.executable);
+  else if (artifact)
     s = air_executable_create_from_file_with_options(r.device, o->file, &xo, &r.executable);
   else
     s = air_executable_create_with_options(r.device, r.program, &xo, &r.executable);
+  bool generated = gpu_image != NULL;
+  if (gpu_image) air_context_allocator(r.context)->free(air_context_allocator(r.context)->self, gpu_image);
+  if (!s && generated && o->verbose)
+    fprintf(stderr, "air-run: %s kernels generated in %.1f ms\n", info.target, gpu_ns / 1e6);
   if (s) {
     rc = tool_fail_status(display, s);
     goto done;

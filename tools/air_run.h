@@ -86,4 +86,12 @@ int run_prepare_argument(run_state_t* r, const run_options_t* o, uint32_t i);
  * r->rank_copies); without it rank 0's copy (the buffer) is written. */
 int run_write_output(run_state_t* r, const run_options_t* o, const arg_spec_t* out);
 
+/* A .mlir program for a GPU device: the .airbin `airc compile --target TARGET`
+ * would write, with its generated kernels, in memory (*data NULL when this
+ * air-run has no code generator, or TARGET is no GPU; the executable is then made
+ * from the program and says what is missing). air_run_gpu.c. */
+air_status_t air_run_gpu_artifact(air_context_t* ctx, const air_program_t* program,
+                                  const char* entry, const char* target, void** data,
+                                  size_t* size, int64_t* compile_ns);
+
 #endif /* AIR_TOOLS_AIR_RUN_H_ */

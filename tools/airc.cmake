@@ -11,4 +11,6 @@ add_executable(airc
 target_include_directories(airc PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 # The static archive: an installed airc then runs without LD_LIBRARY_PATH or rpath.
 target_link_libraries(airc PRIVATE air_tool_util airrt_internal)
+# GPU targets: kernels generated at compile time (docs/gpu.md) by the code
+# generator, which airc loads like the runtime does (hal/codegen_load.h).
 install(TARGETS airc RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -18,6 +18,7 @@
 #include "runtime/target/target.h"
 #include "runtime/base/status_util.h"
 #include "tool_util.h"
+#include "hal/compiled.h"
 
 static void usage(FILE* f) {
   fprintf(f,
@@ -25,6 +26,9 @@ static void usage(FILE* f) {
           "  Verifies the program for target T (`airc targets` lists them), compiles the\n"
           "  schedule of FUNC (default: the first function with a body) and writes the\n"
           "  program and its schedule to OUT.airbin, an ELF file `readelf -S` lists.\n"
+          "  For an AMD GPU target (gfx908, gfx90a, gfx940, gfx942, gfx1030, gfx1100) each\n"
+          "  launch also becomes a GPU kernel, linked with lld into a code object that the\n"
+          "  artifact carries (docs/gpu.md); -v prints the toolchain and the kernels.\n"
           "  For cpu it also stores the program's loops compiled to x86-64 (x86-64-v3)\n"
           "  when the code generator is installed; --no-code leaves them out.\n");
 }
@@ -33,6 +37,40 @@ static int usage_error(const char* what, const char* arg) {
   tool_error(0, "airc compile", "%s%s%s", what, arg ? ": " : "", arg ? arg : "");
   usage(stderr);
   return TOOL_EXIT_USAGE;
+}
+
+/* GPU targets: every launch becomes a kernel in a code object, built by the
+ * code generator's gpu_compile hook (codegen/cg_gpu.h); without the generator a
+ * GPU target is an error (an artifact without its kernels could not run). */
+static air_status_t gpu_kernels(air_context_t* ctx, air_program_t* prog, air_schedule_t* sched,
+                                const air_target_t* t, bool verbose) {
+  const air_allocator_t* a = air_context_allocator(ctx);
+  const air_cg_hooks_t* h = NULL;
+  air_status_t s = air_cg_load(a, &h);
+  if (s) {
+    air_status_t e = AIR_STATUS(a, AIR_STATUS_UNAVAILABLE,
+                                "target %s needs GPU kernels from the code generator: %s "
+                                "(docs/building.md)", t->name, air_status_message(s));
+    air_status_free(s);
+    return e;
+  }
+  air_cg_gpu_stats_t st;
+  AIR_RETURN_IF_ERROR(h->gpu_compile(a, prog, sched, t, &st));
+  if (verbose) {
+    fprintf(stderr, "airc compile: %s kernels with %s: %u kernel(s), emit %.1f ms, optimise "
+                    "%.1f ms, code generation %.1f ms, link %.1f ms\n",
+            t->gfx, st.toolchain, st.n_kernels, st.emit_ns / 1e6, st.opt_ns / 1e6,
+            st.codegen_ns / 1e6, st.link_ns / 1e6);
+    for (uint32_t i = 0; sched->gpu && i < sched->gpu->n_kernels; ++i) {
+      const air_gpu_kernel_t* k = &sched->gpu->kernels[i];
+      fprintf(stderr, "  %s: command %u, %s mapping, workgroup %u (wave %u), LDS %u bytes, "
+                      "spill %llu bytes/workgroup, %u kernel arguments, code object %llu bytes\n",
+              k->name, k->cmd, k->mapping == AIR_GPU_MAP_WAVES ? "wave" : "thread",
+              k->workgroup_size, k->wave_size, k->lds_bytes, (unsigned long long)k->spill_bytes,
+              k->n_args, (unsigned long long)sched->gpu->objects[k->object].size);
+    }
+  }
+  return NULL;
 }
 
 /* The program's units as one x86-64 object, when the generator is there; none
@@ -55,6 +93,7 @@ static air_status_t emit_code(air_context_t* ctx, const air_program_t* prog,
 
 int airc_cmd_compile(int argc, char** argv) {
   const char *in_path = NULL, *out_path = NULL, *target = NULL, *entry = NULL;
+  bool verbose = false;
   int no_code = 0;
   for (int i = 1; i < argc; ++i) {
     const char* v = NULL;
@@ -66,6 +105,8 @@ int airc_cmd_compile(int argc, char** argv) {
     if (m < 0) return usage_error("option needs a value", argv[i]);
     if (slot) {
       *slot = v;
+    } else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose")) {
+      verbose = true;
     } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       usage(stdout);
       return TOOL_EXIT_OK;
@@ -109,6 +150,7 @@ int airc_cmd_compile(int argc, char** argv) {
   if (!s) s = tool_parse_verified(ctx, text, len, display, target, &prog);
   if (prog) tool_print_warnings(prog);
   if (!s) s = air_schedule_compile(air_context_allocator(ctx), prog, entry, t, &sched);
+  if (!s && t->kind == AIR_TARGET_GPU && t->gfx) s = gpu_kernels(ctx, prog, sched, t, verbose);
   air_artifact_code_t code;
   memset(&code, 0, sizeof code);
   if (!s && !no_code && !strcmp(target, "cpu")) s = emit_code(ctx, prog, &code);

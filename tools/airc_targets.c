@@ -76,11 +76,13 @@ static void print_text(const air_target_t* rows, uint32_t n) {
            kind_name(t->kind), air_target_arch_name(t->arch), grid, row, mt, l1, l2, core, mem,
            shim, bds, locks, shim_columns(t, cols, sizeof cols));
     if (t->alias) printf(" (%s)", t->alias);
+    if (t->gfx) printf(" %s, wave%u, %u waves/CU", t->gfx, t->wave_size, t->wave_slots);
     printf("\n");
   }
   printf("\ngrid: columns x core rows (GPU: XCDs x CUs); row: device row of the first core "
          "row; mt: mem-tile rows;\nDMA: S2MM/MM2S channels per tile; L1 less the stack is what "
-         "a herd tile may allocate.\n");
+         "a herd tile may allocate.\nGPU rows: L1 is the LDS a workgroup has; the AMDGPU "
+         "processor kernels are built for, its wave size and waves per CU (docs/gpu.md).\n");
 }
 
 static void print_json(const air_target_t* rows, uint32_t n) {
@@ -97,13 +99,15 @@ static void print_json(const air_target_t* rows, uint32_t n) {
            "\"memtile_dma_in\":%u,\"memtile_dma_out\":%u,\"shim_dma_in\":%u,\"shim_dma_out\":%u,"
            "\"core_bds\":%u,\"memtile_bds\":%u,\"shim_bds\":%u,\"core_locks\":%u,"
            "\"memtile_locks\":%u,\"shim_locks\":%u,\"lock_max\":%u,\"bd_dims\":%u,"
-           "\"max_herd_pes\":%u,\"shim_dma_columns\":[",
+           "\"max_herd_pes\":%u,\"gfx\":%s%s%s,\"wave_size\":%u,\"wave_slots\":%u,"
+           "\"shim_dma_columns\":[",
            kind_name(t->kind), air_target_arch_name(t->arch), t->cols, t->rows, t->first_row,
            t->memtile_rows, (unsigned long long)t->l1_bytes, t->l1_stack, t->l2_units,
            (unsigned long long)t->l2_bytes, air_target_l2_on_array(t) ? "true" : "false",
            t->dma_in, t->dma_out, t->l2_dma_in, t->l2_dma_out, t->shim_dma_in, t->shim_dma_out,
            t->core_bds, t->l2_bds, t->shim_bds, t->core_locks, t->l2_locks, t->shim_locks,
-           t->lock_max, t->bd_dims, t->max_herd_pes);
+           t->lock_max, t->bd_dims, t->max_herd_pes, t->gfx ? "\"" : "", t->gfx ? t->gfx : "null",
+           t->gfx ? "\"" : "", t->wave_size, t->wave_slots);
     bool first = true;
     for (uint32_t c = 0; t->kind == AIR_TARGET_NPU && c < t->cols; ++c)
       if (air_target_shim_has_dma(t, c)) {

@@ -41,6 +41,9 @@ typedef struct air_device_info_t {
   const char* name;        /* human-readable */
   uint32_t workers;        /* cpu: worker threads; gpu: compute units; npu: columns */
   uint32_t queue_count;    /* queues usable in air_device_queue_execute */
+  const char* target;      /* the target executables are compiled for (`airc targets`,
+                              e.g. "gfx90a" for an hsa device), or NULL when the driver
+                              does not name one */
 } air_device_info_t;
 
 AIR_API air_status_t air_device_query(const air_device_t* device, air_device_info_t* out_info);

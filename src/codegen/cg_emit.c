@@ -155,8 +155,9 @@ static void emit_access(cg_fn_t* f, const air_op_t* op) {
     for (uint32_t k = 0; k < n; ++k) idx[k] = cg_val(f, op->operands[first + k]);
   }
   LLVMBuilderRef B = f->b;
-  LLVMValueRef bad = LLVMBuildICmp(B, LLVMIntEQ, mm->data,
-                                   LLVMConstPointerNull(LLVMTypeOf(mm->data)), "");
+  LLVMValueRef bad = mm->nonnull ? LLVMConstInt(f->m->i1, 0, 0)
+                                 : LLVMBuildICmp(B, LLVMIntEQ, mm->data,
+                                                 LLVMConstPointerNull(LLVMTypeOf(mm->data)), "");
   LLVMValueRef off = mm->offset;
   for (uint32_t k = 0; k < n; ++k) {
     /* unsigned idx >= size covers idx < 0 too */
@@ -305,7 +306,19 @@ static void emit_if(cg_fn_t* f, const air_op_t* op) {
   }
 }
 
+static void emit_core_op(cg_fn_t* f, const air_op_t* op);
+
+/* An extension sees every op first (it may wrap or replace what the core does). */
 static void emit_op(cg_fn_t* f, const air_op_t* op) {
+  uint32_t start = f->op_index;
+  if (f->ext_op && f->ext_op(f, op)) {
+    f->op_index = start + count_ops(op);
+    return;
+  }
+  emit_core_op(f, op);
+}
+
+static void emit_core_op(cg_fn_t* f, const air_op_t* op) {
   uint32_t start = f->op_index;
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
@@ -320,6 +333,10 @@ static void emit_op(cg_fn_t* f, const air_op_t* op) {
   }
   f->op_index = start + count_ops(op);
 }
+
+void cg_emit_op(cg_fn_t* f, const air_op_t* op) { emit_op(f, op); }
+void cg_emit_core_op(cg_fn_t* f, const air_op_t* op) { emit_core_op(f, op); }
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b) { return emit_block(f, b); }
 
 /*---------------------------------------------------------------------------*/
 /* The unit function                                                         */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "air/config.h"
+#include "codegen/cg_gpu.h"
 #include "codegen/cg_internal.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
@@ -211,6 +212,7 @@ static const air_cg_hooks_t k_hooks = {
     .find = find,
     .stats = stats,
     .emit_object = emit_object,
+    .gpu_compile = air_cg_gpu_compile_found,
 };
 
 const air_cg_hooks_t* air_cg_hooks(void) { return &k_hooks; }

@@ -46,6 +46,8 @@ typedef struct cg_mem_t {
   LLVMValueRef data;        /* gptr */
   LLVMValueRef offset;      /* i64 */
   LLVMValueRef sizes[AIR_MAX_RANK], strides[AIR_MAX_RANK];
+  bool nonnull;             /* data is never null (no check; on a GPU, LDS and private
+                               memory start at address 0) */
 } cg_mem_t;
 
 typedef struct cg_fn_t {
@@ -63,6 +65,17 @@ typedef struct cg_fn_t {
    * to its terminator and returns it (or NULL). A hook, so cg_linalg.c can emit a
    * generic's body without calling up into cg_emit.c. */
   const air_op_t* (*emit_block)(struct cg_fn_t* f, const air_block_t* b);
+  /* Extension hooks, NULL for compiled units. A generator layered on this emitter
+   * (the GPU kernels of cg_gpu*.c) emits the ops the core does not know
+   * (`ext_op` returns false for ops it does not know either), supplies values and
+   * memrefs defined outside what it emits (`ext_value`, `ext_mem`: NULL when it
+   * has none; `ext_op` sees every op first, so it may also wrap core ops) and emits the failure path of a check (`ext_fail`, which must end
+   * the block) instead of the unit ABI's frame->fail_op and return code. */
+  bool (*ext_op)(cg_fn_t* f, const air_op_t* op);
+  LLVMValueRef (*ext_value)(cg_fn_t* f, air_vid_t v);
+  cg_mem_t* (*ext_mem)(cg_fn_t* f, air_vid_t v);
+  void (*ext_fail)(cg_fn_t* f, int32_t code);
+  void* ext;                /* the extension's state */
 } cg_fn_t;
 
 static inline LLVMValueRef cg_ci64(cg_fn_t* f, int64_t v) {
@@ -88,6 +101,14 @@ bool cg_is_memref(const air_program_t* p, air_vid_t v);
 LLVMValueRef cg_intrinsic(cg_fn_t* f, const char* name, LLVMTypeRef* over, unsigned n_over,
                           LLVMValueRef* args, unsigned n_args);
 int64_t cg_now_ns(void);
+
+/* cg_emit.c, for the extensions layered on the emitter (cg_gpu*.c), which emit
+ * bodies through it: one op (and its regions); the core's own emission of an op,
+ * without asking the extension first; a block's ops up to its terminator, which
+ * it returns (or NULL). */
+void cg_emit_op(cg_fn_t* f, const air_op_t* op);
+void cg_emit_core_op(cg_fn_t* f, const air_op_t* op);
+const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
 
 /* cg_linalg.c */
 /* linalg.generic with linear maps and a scalar body (what cg_linalg.c says). */

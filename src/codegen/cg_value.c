@@ -46,6 +46,11 @@ void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code) {
   LLVMBasicBlockRef ok = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "ok");
   LLVMBuildCondBr(f->b, bad, fail, ok);
   LLVMPositionBuilderAtEnd(f->b, fail);
+  if (f->ext_fail) {
+    f->ext_fail(f, code);
+    LLVMPositionBuilderAtEnd(f->b, ok);
+    return;
+  }
   LLVMValueRef idx[2] = {LLVMConstInt(f->m->i32, 0, 0), LLVMConstInt(f->m->i32, 2, 0)};
   LLVMValueRef at = LLVMBuildInBoundsGEP2(f->b, f->m->frame_t, f->frame, idx, 2, "");
   LLVMBuildStore(f->b, LLVMConstInt(f->m->i32, f->op_index, 0), at);
@@ -55,6 +60,8 @@ void cg_fail_if(cg_fn_t* f, LLVMValueRef bad, int32_t code) {
 
 LLVMValueRef cg_val(cg_fn_t* f, air_vid_t v) {
   LLVMValueRef x = v < f->p->n_values ? f->vals[v] : NULL;
+  if (!x && f->ext_value && v < f->p->n_values && (x = f->ext_value(f, v)) != NULL)
+    f->vals[v] = x;
   if (!x) {
     if (!f->st)
       f->st = AIR_STATUS(&f->m->alloc, AIR_STATUS_INTERNAL,
@@ -71,7 +78,7 @@ void cg_set(cg_fn_t* f, air_vid_t v, LLVMValueRef x) {
 cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v) {
   for (uint32_t i = 0; i < f->n_mems; ++i)
     if (f->mems[i].vid == v) return &f->mems[i];
-  return NULL;
+  return f->ext_mem ? f->ext_mem(f, v) : NULL;
 }
 
 int64_t cg_now_ns(void) {

@@ -100,6 +100,16 @@ typedef struct air_cg_stats_t {
   int64_t codegen_ns;    /* machine code (JIT materialisation or object emission) */
 } air_cg_stats_t;
 
+/* What one gpu_compile call used and cost. */
+typedef struct air_cg_gpu_stats_t {
+  uint32_t n_kernels;
+  int64_t emit_ns, opt_ns, codegen_ns, link_ns;
+  char toolchain[256];   /* e.g. "LLVM 16.0.6 C API + /usr/bin/ld.lld-16" */
+} air_cg_gpu_stats_t;
+
+struct air_schedule_t;
+struct air_target_t;
+
 typedef struct air_cg_hooks_t {
   uint32_t abi_version;  /* AIR_CG_ABI_VERSION */
   const char* name;      /* "llvm-16" */
@@ -121,9 +131,18 @@ typedef struct air_cg_hooks_t {
    * the program has no unit; the bytes are the allocator's. */
   air_status_t (*emit_object)(const air_allocator_t* allocator, const air_program_t* program,
                               void** bytes, size_t* size, uint32_t* n_units);
+  /* ABI 3. GPU kernels (docs/gpu.md): one per launch of `schedule`'s entry for
+   * GPU target `target` (a row with a gfx processor), built with the toolchain
+   * found for it and attached as code objects to schedule->gpu; `stats` (may be
+   * NULL) says which toolchain and what it cost. What a GPU kernel cannot do is
+   * UNIMPLEMENTED at the op; a processor no toolchain here can build is
+   * UNAVAILABLE naming what is needed. */
+  air_status_t (*gpu_compile)(const air_allocator_t* allocator, const air_program_t* program,
+                              struct air_schedule_t* schedule, const struct air_target_t* target,
+                              air_cg_gpu_stats_t* stats);
 } air_cg_hooks_t;
 
-#define AIR_CG_ABI_VERSION 2u
+#define AIR_CG_ABI_VERSION 3u
 
 /* The C library functions generated code may call (libm for maxnumf/minnumf and
  * math ops, the mem* functions LLVM makes of loop idioms): the JIT resolves only

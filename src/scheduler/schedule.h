@@ -46,6 +46,7 @@
 
 #include "air/allocator.h"
 #include "runtime/base/arena.h"
+#include "scheduler/gpu_code.h"
 
 #define AIR_PARTITION_NO_GROUP UINT32_MAX
 #define AIR_PARTITION_MAX_QUEUES 64u
@@ -192,6 +193,10 @@ typedef struct air_schedule_t {
   uint32_t* npu_insts;
   uint32_t n_npu_insts;
   char* npu_error;
+  /* GPU targets: the entry's kernels (gpu_code.h; in `arena`) when the code
+   * generator made them (airc compile --target gfxNNN) or an artifact carried
+   * them; NULL otherwise. */
+  air_gpu_code_t* gpu;
   uint64_t compile_ns;        /* wall time of air_schedule_compile */
 } air_schedule_t;
 

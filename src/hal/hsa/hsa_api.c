@@ -4,6 +4,7 @@
 #include "hal/hsa/hsa_api.h"
 
 #include <dlfcn.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/base/status_util.h"
@@ -11,6 +12,10 @@
 air_status_t air_hsa_api_load(const air_allocator_t* allocator, const char* path,
                               air_hsa_api_t* out) {
   memset(out, 0, sizeof *out);
+  /* $AIR_HSA_RUNTIME picks the library (a ROCm install's, or the tests' software
+   * runtime) when the caller names none. */
+  const char* env = getenv("AIR_HSA_RUNTIME");
+  if (!path && env && *env) path = env;
   const char* tried[2] = {path, NULL};
   if (!path) {
     tried[0] = "libhsa-runtime64.so.1";
@@ -27,6 +32,22 @@ air_status_t air_hsa_api_load(const air_allocator_t* allocator, const char* path
     return AIR_STATUS(allocator, AIR_STATUS_UNAVAILABLE,
                       "no HSA runtime for the AMD GPU: cannot load %s (%s); install ROCm or "
                       "Debian's libhsa-runtime64-1", tried[0], err ? err : "dlopen failed");
+  /* A library may hand over its whole table (the tests' software runtime,
+   * tests/soft_hsa/soft_hsa_rt.c, which has no exported HSA names). */
+  void* table_fn = dlsym(lib, "air_hsa_api_v1");
+  if (table_fn) {
+    int (*fill)(air_hsa_api_t*);
+    memcpy(&fill, &table_fn, sizeof table_fn);
+    const char* from = out->from;
+    if (fill(out)) {
+      dlclose(lib);
+      memset(out, 0, sizeof *out);
+      return AIR_STATUS(allocator, AIR_STATUS_UNAVAILABLE, "HSA runtime %s refused to start", from);
+    }
+    out->from = from;
+    out->library = lib;
+    return NULL;
+  }
   /* POSIX lets a function's address travel as dlsym's void*; memcpy moves it into
    * the typed field without an aliasing cast. */
   const char* missing = NULL;

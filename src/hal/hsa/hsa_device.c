@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hal/driver.h"
+#include "runtime/target/target.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
@@ -174,10 +175,17 @@ static void executable_destroy(air_resource_t* r) {
 
 static const air_executable_vtable_t k_executable_vtable = {.resource = {executable_destroy}};
 
-/* The schedule compiler knows GPUs by device (mi300x: 8 XCDs x 38 CUs, 64 KiB LDS,
- * herds of at most 32 PEs); its limits are the ones every CDNA/RDNA workgroup
- * shares, so every GPU is scheduled as that target until the table has more. */
-static const char k_gpu_target[] = "mi300x";
+/* Executables are scheduled for the target-table row of this GPU's processor
+ * (gfx908, gfx90a, ...: the rows `airc compile --target gfxNNN` builds kernels
+ * for); a processor without a row is scheduled as mi300x, whose limits every
+ * CDNA/RDNA workgroup shares. */
+static const char* gpu_target(const char* gpu_name) {
+  uint32_t n = 0;
+  const air_target_t* t = air_target_table(&n);
+  for (uint32_t i = 0; i < n; ++i)
+    if (t[i].kind == AIR_TARGET_GPU && t[i].gfx && !strcmp(t[i].name, gpu_name)) return t[i].name;
+  return "mi300x";
+}
 
 /* Each entry is planned once (hsa_launch.h): its code objects loaded, its
  * launches resolved. An entry the driver cannot run keeps the refusal, which its
@@ -193,8 +201,8 @@ static air_status_t executable_create(air_device_t* base, const air_program_t* p
     return AIR_STATUS_OOM(&base->allocator, "hsa executable");
   }
   air_executable_t* e = &x->base;
-  air_status_t s = air_executable_init(e, &k_executable_vtable, base, program, k_gpu_target,
-                                       flags, loaded);
+  air_status_t s = air_executable_init(e, &k_executable_vtable, base, program,
+                                       gpu_target(d->sys.gpu_name), flags, loaded);
   if (s) {
     air_mem_free(&base->allocator, x);
     return s;
@@ -279,6 +287,7 @@ static air_status_t open_device(air_context_t* context, air_hsa_api_t* api, uint
   d->base.info.name = d->name;
   d->base.info.workers = d->sys.compute_units;
   d->base.info.queue_count = 1;
+  d->base.info.target = gpu_target(d->sys.gpu_name);
   *out = &d->base;
   return NULL;
 }

@@ -18,6 +18,7 @@ typedef struct planner_t {
   const air_program_t* p;
   const char* entry;
   air_hsa_plan_t* plan;
+  const air_gpu_code_t* gpu; /* the schedule's generated kernels, or NULL */
 } planner_t;
 
 /* The refusal for what a GPU herd cannot do (yet), at the op. */
@@ -117,6 +118,8 @@ static air_status_t read_file(planner_t* pl, const char* path, uint8_t** out, si
   return NULL;
 }
 
+static air_status_t load_object(planner_t* pl, air_hsa_kernel_t* k);
+
 /* The code object `name` (link_with), read, checked and loaded once per plan. */
 static air_status_t kernel_file(planner_t* pl, const air_op_t* herd, const char* name,
                                 air_hsa_kernel_t** out) {
@@ -146,6 +149,14 @@ static air_status_t kernel_file(planner_t* pl, const air_op_t* herd, const char*
     air_status_free(s);
     return r;
   }
+  AIR_RETURN_IF_ERROR(load_object(pl, k));
+  *out = k;
+  return NULL;
+}
+
+/* Reads k->bytes as a code object, checks it is for this GPU and loads it. */
+static air_status_t load_object(planner_t* pl, air_hsa_kernel_t* k) {
+  const char* path = k->path;
   AIR_RETURN_IF_ERROR(air_amdgpu_code_object_read(pl->a, k->bytes, k->size, path, &k->co));
   if (strcmp(k->co->gfx->name, pl->sys->gpu_name))
     return AIR_STATUS(pl->a, AIR_STATUS_INVALID_ARGUMENT,
@@ -168,13 +179,87 @@ static air_status_t kernel_file(planner_t* pl, const air_op_t* herd, const char*
     snprintf(what, sizeof what, "loading %s", path);
     return air_hsa_status(pl->a, api, st, what);
   }
-  *out = k;
+  return NULL;
+}
+
+/* A launch whose kernel the code generator built (scheduler/gpu_code.h). */
+static air_status_t plan_generated(planner_t* pl, const air_op_t* launch,
+                                   const air_gpu_kernel_t* g, air_hsa_launch_t* l) {
+  air_hsa_plan_t* plan = pl->plan;
+  const air_gpu_code_t* code = pl->gpu;
+  if (strcmp(code->processor, pl->sys->gpu_name))
+    return AIR_STATUS(pl->a, AIR_STATUS_INVALID_ARGUMENT,
+                      "the program's GPU kernels were built for %s, but the GPU is %s: compile "
+                      "it again with airc compile --target %s",
+                      code->processor, pl->sys->gpu_name, pl->sys->gpu_name);
+  l->gen = g;
+  air_hsa_kernel_t* k = NULL;
+  char label[96];
+  snprintf(label, sizeof label, "<artifact>.air.hsaco.%u", g->object);
+  for (uint32_t i = 0; i < plan->n_kernels && !k; ++i)
+    if (!strcmp(plan->kernels[i].path, label)) k = &plan->kernels[i];
+  if (!k) {
+    k = &plan->kernels[plan->n_kernels];
+    memset(k, 0, sizeof *k);
+    size_t n = (size_t)code->objects[g->object].size;
+    k->path = air_mem_alloc(pl->a, strlen(label) + 1);
+    k->bytes = air_mem_alloc(pl->a, n ? n : 1);
+    if (!k->path || !k->bytes) {
+      air_mem_free(pl->a, k->path);
+      air_mem_free(pl->a, k->bytes);
+      return AIR_STATUS_OOM(pl->a, "hsa plan");
+    }
+    memcpy(k->path, label, strlen(label) + 1);
+    memcpy(k->bytes, code->objects[g->object].bytes, n);
+    k->size = n;
+    plan->n_kernels++;
+    AIR_RETURN_IF_ERROR(load_object(pl, k));
+  }
+  char sym[96];
+  snprintf(sym, sizeof sym, "%s.kd", g->name);
+  l->meta = air_amdgpu_code_object_kernel(k->co, g->name);
+  hsa_executable_symbol_t symbol;
+  const air_hsa_api_t* api = pl->sys->api;
+  if (!l->meta || api->hsa_executable_get_symbol_by_name(k->exe, sym, &pl->sys->gpu, &symbol) !=
+                      HSA_STATUS_SUCCESS)
+    return REFUSE(pl, launch, "the artifact's code object has no kernel '%s'", g->name);
+  if (l->meta->kernarg_segment_size < 8 * g->n_args)
+    return AIR_STATUS(pl->a, AIR_STATUS_DATA_LOSS, "kernel %s takes %u bytes of arguments, not %u",
+                      g->name, l->meta->kernarg_segment_size, 8 * g->n_args);
+  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                      &l->kernel_object);
+  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                                      &l->group_segment_size);
+  api->hsa_executable_symbol_get_info(
+      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &l->private_segment_size);
+  const air_op_t* func = NULL;
+  for (const air_op_t* o = pl->p->module->regions[0]->first; o && !func; o = o->next)
+    if (o->kind == AIR_OP_FUNC && o->sym && !strcmp(o->sym, pl->entry)) func = o;
+  l->n_args = g->n_args;
+  l->args = air_mem_calloc(pl->a, l->n_args ? l->n_args : 1, sizeof *l->args);
+  if (!l->args) return AIR_STATUS_OOM(pl->a, "hsa plan");
+  for (uint32_t i = 0; i < g->n_args; ++i) {
+    air_hsa_src_t* a = &l->args[i];
+    a->param = g->args[i].param;
+    a->spill = g->args[i].kind == AIR_GPU_ARG_SPILL;
+    if (a->spill) continue;
+    if (!func || a->param >= func->iaux[0])
+      return AIR_STATUS(pl->a, AIR_STATUS_DATA_LOSS, "kernel %s: argument %u names parameter %u",
+                        g->name, i, a->param);
+    const air_type_info_t* t = air_ir_type(pl->p, func->types[a->param]);
+    a->memref = t->kind == AIR_TYPE_MEMREF;
+    a->elem = t->elem;
+    if (a->memref != (g->args[i].kind == AIR_GPU_ARG_MEMREF))
+      return AIR_STATUS(pl->a, AIR_STATUS_DATA_LOSS, "kernel %s: argument %u's kind", g->name, i);
+  }
   return NULL;
 }
 
 static air_status_t plan_launch(planner_t* pl, const air_op_t* launch, uint32_t cmd,
                                 air_hsa_launch_t* l) {
   l->cmd = cmd;
+  for (uint32_t i = 0; pl->gpu && i < pl->gpu->n_kernels; ++i)
+    if (pl->gpu->kernels[i].cmd == cmd) return plan_generated(pl, launch, &pl->gpu->kernels[i], l);
   l->rank = launch->iaux[0];
   if (l->rank > 2) return REFUSE(pl, launch, "a GPU grid from a launch has at most 2 dimensions");
   for (uint32_t d = 0; d < l->rank; ++d) {
@@ -188,9 +273,11 @@ static air_status_t plan_launch(planner_t* pl, const air_op_t* launch, uint32_t 
   const air_attr_t* lw = air_ir_attr_get(herd, "link_with");
   if (lw) lw = air_ir_attr_resolve(pl->p, lw);
   if (!lw || lw->kind != AIR_ATTR_STRING)
-    return REFUSE(pl, herd, "this herd's body would have to be compiled into a GPU kernel, which "
-                            "the hsa driver cannot do yet; a herd with link_with=\"FILE.hsaco\" "
-                            "runs that code object's kernel (docs/gpu.md)");
+    return REFUSE(pl, herd, "this herd's body runs as a GPU kernel the code generator builds at "
+                            "compile time: compile the program with `airc compile --target %s` "
+                            "(air-run does so itself for a .mlir file when built with the code "
+                            "generator), or give the herd link_with=\"FILE.hsaco\" (docs/gpu.md)",
+                  pl->sys->gpu_name);
   AIR_RETURN_IF_ERROR(only(pl, herd, herd->regions[0], AIR_OP_CALL, &call));
   uint32_t hn = herd->iaux[0];
   l->herd[0] = l->herd[1] = 1;
@@ -198,7 +285,7 @@ static air_status_t plan_launch(planner_t* pl, const air_op_t* launch, uint32_t 
   if ((uint64_t)l->herd[0] * l->herd[1] > 1024)
     return REFUSE(pl, herd, "a GPU workgroup holds at most 1024 work-items, not %u x %u",
                   l->herd[0], l->herd[1]);
-  air_hsa_kernel_t* k;
+  air_hsa_kernel_t* k = NULL;
   AIR_RETURN_IF_ERROR(kernel_file(pl, herd, lw->s, &k));
   char sym[512];
   snprintf(sym, sizeof sym, "%s.kd", call->sym);
@@ -228,7 +315,7 @@ air_status_t air_hsa_plan_create(const air_allocator_t* a, const air_hsa_system_
   *out = NULL;
   air_hsa_plan_t* plan = air_mem_calloc(a, 1, sizeof *plan);
   if (!plan) return AIR_STATUS_OOM(a, "hsa plan");
-  planner_t pl = {a, sys, program, e->name, plan};
+  planner_t pl = {a, sys, program, e->name, plan, e->schedule ? e->schedule->gpu : NULL};
   const air_block_t* body = e->func->regions[0];
   uint32_t n = 0;
   for (const air_op_t* op = body->first; op; op = op->next) n += op->kind == AIR_OP_LAUNCH;
@@ -240,10 +327,10 @@ air_status_t air_hsa_plan_create(const air_allocator_t* a, const air_hsa_system_
     if (op->kind == AIR_OP_LAUNCH) {
       s = plan_launch(&pl, op, cmd, &plan->launches[plan->n_launches]);
       plan->n_launches++;
-    } else if (op->kind != AIR_OP_CONSTANT &&
+    } else if (op->kind != AIR_OP_CONSTANT && op->kind != AIR_OP_WAIT_ALL &&
                air_opkind_class(op->kind) != AIR_OPC_TERMINATOR) {
       s = REFUSE(&pl, op, "%s at the entry's top level does not run on the hsa driver yet; "
-                          "only launches (and constants) do", air_opkind_name(op->kind));
+                          "only launches, wait_all and constants do", air_opkind_name(op->kind));
     }
   }
   if (s) {
@@ -289,9 +376,69 @@ static void scalar_bytes(const air_hsa_src_t* s, const air_arg_t* args, uint32_t
   }
 }
 
+static int64_t gen_workgroups(const air_gpu_kernel_t* g, const air_arg_t* args) {
+  int64_t n = 1;
+  for (uint32_t d = 0; d < g->n_grid; ++d) {
+    int64_t s = g->grid[d].param == UINT32_MAX ? g->grid[d].value : args[g->grid[d].param].i;
+    if (s < 1 || (n *= s) > UINT32_MAX) return -1;
+  }
+  return n;
+}
+
+uint64_t air_hsa_launch_spill_bytes(const air_hsa_launch_t* l, const air_arg_t* args) {
+  if (!l->gen || !l->gen->spill_bytes) return 0;
+  int64_t n = gen_workgroups(l->gen, args);
+  return n < 1 ? 0 : (uint64_t)n * l->gen->spill_bytes;
+}
+
+/* A generated kernel: 8-byte slots (memref addresses, int64 words, doubles), one
+ * workgroup per launch instance. */
+static air_status_t pack_generated(const air_allocator_t* a, const air_hsa_launch_t* l,
+                                   const air_arg_t* args, void* spill, void* out, uint32_t grid[3],
+                                   uint16_t workgroup[3]) {
+  const air_gpu_kernel_t* g = l->gen;
+  int64_t n = gen_workgroups(g, args);
+  if (n < 1 || (uint64_t)n * g->workgroup_size > UINT32_MAX)
+    return AIR_STATUS(a, AIR_STATUS_OUT_OF_RANGE,
+                      "kernel %s: its launch's iteration space cannot be a GPU grid", g->name);
+  memset(out, 0, l->meta->kernarg_segment_size);
+  uint8_t* p = out;
+  for (uint32_t i = 0; i < l->n_args; ++i) {
+    const air_hsa_src_t* s = &l->args[i];
+    uint64_t w;
+    if (s->spill) {
+      w = (uint64_t)(uintptr_t)spill;
+    } else if (s->memref) {
+      const air_memref_t* m = &args[s->param].memref;
+      /* The kernel was built for the parameter's static, row-major shape. */
+      int64_t want = 1;
+      for (uint32_t k = m->rank; k-- > 0 && k < AIR_MAX_RANK;) {
+        if (m->sizes[k] != 1 && m->strides[k] != want)
+          return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT,
+                            "kernel %s: parameter %u is a strided view; generated GPU kernels take "
+                            "contiguous row-major memrefs", g->name, s->param);
+        want *= m->sizes[k];
+      }
+      w = (uint64_t)(uintptr_t)m->data + (uint64_t)m->offset * air_elem_size((air_elem_kind_t)m->elem);
+    } else if (air_elem_is_float((air_elem_kind_t)s->elem)) {
+      double f = args[s->param].f;
+      memcpy(&w, &f, 8);
+    } else {
+      w = (uint64_t)args[s->param].i;
+    }
+    memcpy(p + 8 * i, &w, 8);
+  }
+  grid[0] = (uint32_t)n * g->workgroup_size;
+  grid[1] = grid[2] = 1;
+  workgroup[0] = (uint16_t)g->workgroup_size;
+  workgroup[1] = workgroup[2] = 1;
+  return NULL;
+}
+
 air_status_t air_hsa_launch_pack(const air_allocator_t* a, const air_hsa_launch_t* l,
-                                 const air_arg_t* args, void* out, uint32_t grid[3],
+                                 const air_arg_t* args, void* spill, void* out, uint32_t grid[3],
                                  uint16_t workgroup[3]) {
+  if (l->gen) return pack_generated(a, l, args, spill, out, grid, workgroup);
   air_amdgpu_dims_t dims = {{1, 1, 1}, {1, 1, 1}, 1};
   for (uint32_t d = 0; d < 2; ++d) {
     int64_t blocks = 1;

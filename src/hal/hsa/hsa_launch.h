@@ -1,8 +1,13 @@
 /* hsa_launch.h - an entry function planned for the GPU: each of its launches
  * becomes one kernel dispatch.
  *
- * What runs today: launches whose herd calls an external kernel with `link_with`
- * (the spec's GPU section: such a herd uses the named code object). The launch
+ * Two kinds of launch run. A launch whose kernel the code generator built at
+ * compile time (the schedule's `gpu` code, scheduler/gpu_code.h; `airc compile
+ * --target gfxNNN`) dispatches that kernel: its code object from the artifact, one
+ * workgroup per launch instance, every kernel argument an 8-byte slot (entry
+ * parameters in order, then the L2 spill area). And a launch whose herd calls an
+ * external kernel with `link_with` (the spec's GPU section: such a herd uses the
+ * named code object). That launch
  * holds one segment, the segment one herd, the herd body one func.call; besides
  * those only constants. The dispatch's grid is the launch's iteration space times
  * the herd's (work-items), its workgroup the herd's; the kernel is the callee, found
@@ -30,6 +35,7 @@ typedef struct air_hsa_src_t {
   int64_t i;       /* the constant */
   double f;
   uint32_t memref; /* the value is a memref (a device address) */
+  uint32_t spill;  /* generated kernels: the dispatch's L2 spill area */
 } air_hsa_src_t;
 
 typedef struct air_hsa_kernel_t {
@@ -52,6 +58,9 @@ typedef struct air_hsa_launch_t {
   const air_amdgpu_kernel_t* meta;
   uint64_t kernel_object;
   uint32_t group_segment_size, private_segment_size;
+  /* Generated kernels (NULL otherwise): one workgroup of gen->workgroup_size
+   * work-items per launch instance; the grid's sizes from gen->grid. */
+  const air_gpu_kernel_t* gen;
 } air_hsa_launch_t;
 
 typedef struct air_hsa_plan_t {
@@ -73,9 +82,14 @@ void air_hsa_plan_free(const air_allocator_t* allocator, const air_hsa_system_t*
 
 /* The kernel arguments of launch `l` with the dispatch's bound parameters `args`,
  * packed into `out` (at least the kernel's kernarg_segment_size bytes), and its
- * grid and workgroup. */
+ * grid and workgroup. `spill` is the L2 spill area of a generated kernel that has
+ * one (air_hsa_launch_spill_bytes). */
 air_status_t air_hsa_launch_pack(const air_allocator_t* allocator, const air_hsa_launch_t* l,
-                                 const air_arg_t* args, void* out, uint32_t grid[3],
+                                 const air_arg_t* args, void* spill, void* out, uint32_t grid[3],
                                  uint16_t workgroup[3]);
+
+/* Bytes of global memory a generated kernel needs for the L2 that did not fit its
+ * LDS (0 for none), with this dispatch's arguments. */
+uint64_t air_hsa_launch_spill_bytes(const air_hsa_launch_t* l, const air_arg_t* args);
 #endif /* AIR_HAVE_HSA */
 #endif /* AIR_HAL_HSA_HSA_LAUNCH_H_ */

@@ -34,6 +34,7 @@ typedef struct cmd_t {
   uint32_t n_ops;
   uint32_t* deps;
   void* kernargs;
+  void** spills;  /* per dispatch: its generated kernel's L2 spill area, or NULL */
 } cmd_t;
 
 typedef struct hsa_cb_t {
@@ -54,6 +55,9 @@ static void cb_destroy(air_resource_t* r) {
   for (uint32_t i = 0; i < cb->n; ++i) {
     if (cb->cmds[i].kind != CMD_LAUNCHES) continue;
     if (cb->cmds[i].kernargs) d->api.hsa_amd_memory_pool_free(cb->cmds[i].kernargs);
+    for (uint32_t j = 0; cb->cmds[i].spills && j < cb->cmds[i].n_ops; ++j)
+      if (cb->cmds[i].spills[j]) d->api.hsa_amd_memory_pool_free(cb->cmds[i].spills[j]);
+    air_mem_free(&a, cb->cmds[i].spills);
     air_mem_free(&a, cb->cmds[i].ops);
     air_mem_free(&a, cb->cmds[i].deps);
   }
@@ -94,13 +98,14 @@ static air_status_t cb_dispatch(air_command_buffer_t* base, air_executable_t* ex
   for (uint32_t j = 0; j < n; ++j) total += ((size_t)plan->launches[j].meta->kernarg_segment_size + 63) & ~(size_t)63;
   cmd_t c = {.kind = CMD_LAUNCHES, .n_ops = n + 1};
   c.ops = air_mem_calloc(a, n + 1, sizeof *c.ops);
+  c.spills = air_mem_calloc(a, n + 1, sizeof *c.spills);
   const air_schedule_t* sc = e->schedule;
   size_t max_deps = sc ? sc->pred_off[sc->n_cmds] : (size_t)n;
   c.deps = air_mem_calloc(a, max_deps + n + 1, sizeof *c.deps);
   hsa_status_t st = total ? d->api.hsa_amd_memory_pool_allocate(d->sys.kernarg_pool, total, 0, &c.kernargs)
                           : HSA_STATUS_SUCCESS;
   air_status_t s = NULL;
-  if (!c.ops || !c.deps) s = AIR_STATUS_OOM(a, "hsa dispatch");
+  if (!c.ops || !c.deps || !c.spills) s = AIR_STATUS_OOM(a, "hsa dispatch");
   else if (st != HSA_STATUS_SUCCESS) s = air_hsa_status(a, &d->api, st, "kernarg memory");
   else if (c.kernargs) {
     st = d->api.hsa_amd_agents_allow_access(1, &d->sys.gpu, NULL, c.kernargs);
@@ -112,7 +117,16 @@ static air_status_t cb_dispatch(air_command_buffer_t* base, air_executable_t* ex
     air_hsa_op_t* op = &c.ops[j];
     uint8_t* seg = (uint8_t*)c.kernargs + at;
     at += ((size_t)l->meta->kernarg_segment_size + 63) & ~(size_t)63;
-    s = air_hsa_launch_pack(a, l, args, seg, op->grid, op->workgroup);
+    uint64_t spill = air_hsa_launch_spill_bytes(l, args);
+    if (spill) {
+      st = d->api.hsa_amd_memory_pool_allocate(d->sys.device_pool, (size_t)spill, 0, &c.spills[j]);
+      if (st != HSA_STATUS_SUCCESS) {
+        c.spills[j] = NULL;
+        s = air_hsa_status(a, &d->api, st, "L2 spill memory for a generated kernel");
+        break;
+      }
+    }
+    s = air_hsa_launch_pack(a, l, args, c.spills[j], seg, op->grid, op->workgroup);
     op->kind = AIR_HSA_OP_DISPATCH;
     op->dims = op->grid[1] > 1 || op->workgroup[1] > 1 ? 2 : 1;
     op->kernel_object = l->kernel_object;
@@ -144,6 +158,9 @@ static air_status_t cb_dispatch(air_command_buffer_t* base, air_executable_t* ex
   }
   if (s) {
     if (c.kernargs) d->api.hsa_amd_memory_pool_free(c.kernargs);
+    for (uint32_t j = 0; c.spills && j < n; ++j)
+      if (c.spills[j]) d->api.hsa_amd_memory_pool_free(c.spills[j]);
+    air_mem_free(a, c.spills);
     air_mem_free(a, c.ops);
     air_mem_free(a, c.deps);
   }

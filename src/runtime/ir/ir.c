@@ -454,6 +454,26 @@ const air_attr_t* air_ir_attr_resolve(const air_program_t* p, const air_attr_t* 
   return a && a->kind == AIR_ATTR_ALIAS ? NULL : a;
 }
 
+bool air_ir_attr_ints(const air_program_t* p, const air_attr_t* a, uint32_t max, int64_t* out,
+                      uint32_t* n) {
+  a = air_ir_attr_resolve(p, a);
+  if (!a) return false;
+  if (a->kind == AIR_ATTR_DENSE) {
+    if (a->n > max || (a->n && !a->ints)) return false;
+    for (uint32_t i = 0; i < a->n; ++i) out[i] = a->ints[i];
+    *n = a->n;
+    return true;
+  }
+  if (a->kind != AIR_ATTR_ARRAY || a->n > max || (a->n && !a->elems)) return false;
+  for (uint32_t i = 0; i < a->n; ++i) {
+    const air_attr_t* e = air_ir_attr_resolve(p, &a->elems[i]);
+    if (!e || e->kind != AIR_ATTR_INT) return false;
+    out[i] = e->i;
+  }
+  *n = a->n;
+  return true;
+}
+
 int32_t air_ir_alias_find(const air_program_t* p, const char* name, size_t len) {
   for (uint32_t i = 0; i < p->n_aliases; ++i)
     if (strlen(p->aliases[i].name) == len && memcmp(p->aliases[i].name, name, len) == 0)

@@ -530,6 +530,10 @@ bool air_ir_attr_set(air_program_t* p, air_op_t* op, const char* name,
 const air_attr_t* air_ir_attr_get(const air_op_t* op, const char* name);
 /* Resolves aliases: returns the attribute an alias names (or `a` itself). */
 const air_attr_t* air_ir_attr_resolve(const air_program_t* p, const air_attr_t* a);
+/* An integer list attribute (`array<i32: ...>` or `[1, 2]`, aliases resolved)
+ * into out (at most `max` entries); false when `a` is not one or is longer. */
+bool air_ir_attr_ints(const air_program_t* p, const air_attr_t* a, uint32_t max, int64_t* out,
+                      uint32_t* n);
 /* Adds an alias; returns its index or -1 on OOM. */
 int32_t air_ir_alias_add(air_program_t* p, const char* name, const air_attr_t* value);
 /* Finds an alias by name (without '#'); -1 when absent. */

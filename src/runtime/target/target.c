@@ -38,6 +38,10 @@
   {.name = (nm), .alias = (al), AIE_GRID(c, 4, 2, 1), AIE2_TILES(a),                  \
    .shim_dma_cols = ALL_COLS(c), .flags = AIR_TARGET_F_NPU | (fl)}
 #define V AIR_TARGET_F_VIRTUALIZED
+#define GPU(nm, xcds, cus, l2k, wave, slots)                                              \
+  {.name = nm, .kind = AIR_TARGET_GPU, .cols = xcds, .rows = cus, .l1_bytes = 64 * KIB, \
+   .l2_units = xcds, .l2_bytes = (l2k) * KIB, .max_herd_pes = 1024,                     \
+   .herd_is_one_tile = true, .gfx = nm, .wave_size = wave, .wave_slots = slots}
 
 static const air_target_t k_targets[] = {
     /* VCK190 / VCK5000, mlir-air's default device. */
@@ -64,7 +68,18 @@ static const air_target_t k_targets[] = {
     NPU("npu2_6col", NULL, AIR_ARCH_AIE2P, 6, V),
     NPU("npu2_7col", NULL, AIR_ARCH_AIE2P, 7, V),
     {.name = "mi300x", .kind = AIR_TARGET_GPU, .cols = 8, .rows = 38, .l1_bytes = 64 * KIB,
-     .l2_units = 8, .l2_bytes = 4096 * KIB, .max_herd_pes = 32, .herd_is_one_tile = true},
+     .l2_units = 8, .l2_bytes = 4096 * KIB, .max_herd_pes = 32, .herd_is_one_tile = true,
+     .gfx = "gfx942", .wave_size = 64, .wave_slots = 32},
+    /* AMDGPU processors, for `airc compile --target gfxNNN` (generated kernels,
+     * docs/gpu.md). XCDs x CUs of the product named; LDS (l1_bytes) per workgroup;
+     * L2 per XCD (or die); herds up to a workgroup's 1024 work-items (the wave
+     * mapping's tighter limits are the generator's). */
+    GPU("gfx908", 1, 120, 8192, 64, 40),   /* MI100 */
+    GPU("gfx90a", 1, 110, 8192, 64, 32),   /* MI210/MI250X, one GCD */
+    GPU("gfx940", 6, 38, 4096, 64, 32),    /* MI300A */
+    GPU("gfx942", 8, 38, 4096, 64, 32),    /* MI300X */
+    GPU("gfx1030", 1, 80, 4096, 32, 32),   /* RX 6800 XT / 6900 XT (Navi 21) */
+    GPU("gfx1100", 1, 96, 6144, 32, 32),   /* RX 7900 XTX (Navi 31) */
     {.name = "cpu", .kind = AIR_TARGET_CPU, .l2_units = 1, .herd_is_one_tile = true},
 };
 static const uint32_t k_target_count = sizeof k_targets / sizeof k_targets[0];

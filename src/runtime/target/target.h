@@ -50,6 +50,12 @@ typedef struct air_target_t {
   uint32_t max_herd_pes;    /* PEs one herd may have; 0 = the grid bounds it */
   bool herd_is_one_tile;    /* GPU: a herd occupies one CU whatever its PE count */
 
+  /* ---- GPUs (docs/gpu.md) ---- */
+  const char* gfx;          /* the AMDGPU processor kernels are built for ("gfx90a") */
+  uint32_t wave_size;       /* work-items per wavefront: 64 (CDNA) or 32 (RDNA) */
+  uint32_t wave_slots;      /* wavefronts one CU holds at once (herd PEs under the
+                               wave mapping) */
+
   /* ---- AIE arrays ---- */
   const char* alias;        /* a second name for the same row (npu1_4col), or NULL */
   air_target_arch_t arch;

@@ -20,22 +20,7 @@ static const char* const k_chtypes[] = {"npu_dma_stream", "npu_dma_packet", "npu
 /* Reads an integer array attribute (ARRAY of INT, or DENSE); false otherwise. */
 static bool attr_ints(const air_vctx_t* v, const air_attr_t* a, uint32_t max, int64_t* out,
                       uint32_t* n) {
-  a = air_ir_attr_resolve(v->p, a);
-  if (!a) return false;
-  if (a->kind == AIR_ATTR_DENSE) {
-    if (a->n > max || (a->n && !a->ints)) return false;
-    for (uint32_t i = 0; i < a->n; ++i) out[i] = a->ints[i];
-    *n = a->n;
-    return true;
-  }
-  if (a->kind != AIR_ATTR_ARRAY || a->n > max || (a->n && !a->elems)) return false;
-  for (uint32_t i = 0; i < a->n; ++i) {
-    const air_attr_t* e = air_ir_attr_resolve(v->p, &a->elems[i]);
-    if (!e || e->kind != AIR_ATTR_INT) return false;
-    out[i] = e->i;
-  }
-  *n = a->n;
-  return true;
+  return air_ir_attr_ints(v->p, a, max, out, n);
 }
 
 static void check_channel_decl(air_vctx_t* v, uint32_t id, air_vchan_t* c) {

@@ -20,6 +20,7 @@
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/artifact/artifact_code.h"
 #include "scheduler/artifact/artifact_internal.h"
+#include "scheduler/artifact/artifact_gpu.h"
 
 bool air_artifact_sniff(const void* data, size_t size) {
   return data && size >= SELFMAG && memcmp(data, ELFMAG, SELFMAG) == 0;
@@ -33,6 +34,12 @@ typedef struct reader_t {
   uint64_t meta[AIR_ART_M_COUNT_];
   const char* target;
   const char* entry;
+  /* The optional GPU sections (artifact_gpu.h). */
+  const uint8_t* gpu;
+  size_t gpu_size;
+  uint32_t n_objects;
+  const uint8_t* objects[AIR_ART_GPU_MAX_OBJECTS];
+  size_t object_size[AIR_ART_GPU_MAX_OBJECTS];
   const uint8_t* code; /* the optional .air.code */
   size_t code_size;
 } reader_t;
@@ -49,6 +56,47 @@ static air_status_t not_airbin(const reader_t* r, const char* why) {
 static const char* elf_why(void) {
   int e = elf_errno();
   return e ? elf_errmsg(e) : "malformed or cut short";
+}
+
+/* `.air.gpu` and `.air.hsaco.N` (N decimal, < AIR_ART_GPU_MAX_OBJECTS), kept for
+ * air_art_gpu_decode. */
+static air_status_t gpu_section(reader_t* r, Elf_Scn* scn, const Elf64_Shdr* sh, const char* nm,
+                                size_t image_size) {
+  size_t plen = strlen(AIR_ART_GPU_OBJECT_PREFIX);
+  bool table = strcmp(nm, AIR_ART_GPU_SECTION) == 0;
+  bool object = strncmp(nm, AIR_ART_GPU_OBJECT_PREFIX, plen) == 0;
+  if (!table && !object) return NULL;
+  uint32_t index = 0;
+  if (object) {
+    const char* d = nm + plen;
+    size_t n = strlen(d);
+    if (!n || n > 3 || (d[0] == '0' && n > 1))
+      return air_art_corrupt(r->a, r->name, "%s: not a code-object section name", nm);
+    for (size_t i = 0; i < n; ++i) {
+      if (d[i] < '0' || d[i] > '9')
+        return air_art_corrupt(r->a, r->name, "%s: not a code-object section name", nm);
+      index = index * 10 + (uint32_t)(d[i] - '0');
+    }
+    if (index >= AIR_ART_GPU_MAX_OBJECTS)
+      return air_art_corrupt(r->a, r->name, "%s: more than %u code objects", nm, AIR_ART_GPU_MAX_OBJECTS);
+  }
+  if (sh->sh_type != SHT_PROGBITS || sh->sh_offset > image_size ||
+      sh->sh_size > image_size - sh->sh_offset)
+    return air_art_corrupt(r->a, r->name, "%s: not PROGBITS inside the file", nm);
+  Elf_Data* d = elf_rawdata(scn, NULL);
+  if (!sh->sh_size || !d || !d->d_buf || d->d_size != sh->sh_size)
+    return air_art_corrupt(r->a, r->name, "%s: empty or unreadable (%s)", nm, elf_why());
+  if (table) {
+    if (r->gpu) return air_art_corrupt(r->a, r->name, "%s: appears twice", nm);
+    r->gpu = d->d_buf;
+    r->gpu_size = sh->sh_size;
+  } else {
+    if (r->objects[index]) return air_art_corrupt(r->a, r->name, "%s: appears twice", nm);
+    r->objects[index] = d->d_buf;
+    r->object_size[index] = sh->sh_size;
+    if (index + 1 > r->n_objects) r->n_objects = index + 1;
+  }
+  return NULL;
 }
 
 /* Finds the .air.* sections. */
@@ -109,7 +157,10 @@ static air_status_t read_sections(reader_t* r, Elf* elf, size_t image_size) {
       r->code_size = sh->sh_size;
       continue;
     }
-    if (which < 0) continue; /* other sections are allowed and ignored */
+    if (which < 0) {
+      AIR_RETURN_IF_ERROR(gpu_section(r, scn, sh, nm, image_size));
+      continue; /* other sections are allowed and ignored */
+    }
     if (r->sec[which]) return air_art_corrupt(r->a, r->name, "%s: appears twice", nm);
     if (sh->sh_type != SHT_PROGBITS)
       return air_art_corrupt(r->a, r->name, "%s: section type %u, expected PROGBITS (1)", nm,
@@ -456,6 +507,8 @@ air_status_t air_artifact_read_ex(air_context_t* context, const void* data, size
     goto done;
   }
   if ((st = new_schedule(a, &s)) || (st = decode(&r, s)) ||
+      (st = air_art_gpu_decode(a, r.name, r.gpu, r.gpu_size, r.objects, r.object_size,
+                               r.n_objects, s)) ||
       (st = air_art_check_structure(r.name, s)) || (st = load_program(&r, context, s, &program)) ||
       (st = air_art_check_program(r.name, s, program)))
     goto done;

@@ -18,6 +18,7 @@
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/artifact/artifact_code.h"
 #include "scheduler/artifact/artifact_format.h"
+#include "scheduler/artifact/artifact_gpu.h"
 
 typedef struct section_t {
   uint8_t* data;
@@ -29,6 +30,11 @@ typedef struct encoder_t {
   section_t s[AIR_ART_SECTION_COUNT];
   section_t code;               /* the optional .air.code (size 0: none) */
   const air_program_t* program; /* owns s[AIR_ART_PROGRAM].data */
+  /* Sections after the fixed ones: `.air.gpu` (owned) and the code objects
+   * (borrowed from the schedule), artifact_gpu.h. */
+  uint32_t n_extra;
+  section_t* extra;
+  char (*extra_name)[32];
 } encoder_t;
 
 /* Room for `count` records of `sec` plus `extra` bytes. */
@@ -116,6 +122,9 @@ static air_status_t encode(encoder_t* e, const air_schedule_t* s) {
 }
 
 static void encoder_free(encoder_t* e) {
+  if (e->n_extra) e->a->free(e->a->self, e->extra[0].data);
+  e->a->free(e->a->self, e->extra);
+  e->a->free(e->a->self, e->extra_name);
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) {
     if (i == AIR_ART_PROGRAM) {
       if (e->s[i].data) air_program_free_string(e->program, (char*)e->s[i].data);
@@ -155,6 +164,7 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
   static const char k_shstrtab[] = ".shstrtab";
   size_t names = 1 + sizeof k_shstrtab + (e->code.size ? sizeof AIR_ART_CODE_SECTION : 0);
   for (int i = 0; i < AIR_ART_SECTION_COUNT; ++i) names += strlen(k_air_art_sections[i].name) + 1;
+  for (uint32_t i = 0; i < e->n_extra; ++i) names += strlen(e->extra_name[i]) + 1;
   char* strtab = a->alloc(a->self, names);
   if (!strtab) return AIR_STATUS_OOM(a, "artifact");
   uint32_t name_at[AIR_ART_SECTION_COUNT + 2]; /* the table's, .shstrtab, .air.code */
@@ -169,6 +179,11 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
     name_at[i] = (uint32_t)used;
     memcpy(strtab + used, n, strlen(n) + 1);
     used += strlen(n) + 1;
+  }
+  size_t extra_at = used;
+  for (uint32_t i = 0; i < e->n_extra; ++i) {
+    memcpy(strtab + used, e->extra_name[i], strlen(e->extra_name[i]) + 1);
+    used += strlen(e->extra_name[i]) + 1;
   }
 
   air_status_t st = NULL;
@@ -197,6 +212,14 @@ static air_status_t write_elf(const air_allocator_t* a, encoder_t* e, int fd) {
     st = elf_failure(a, "section");
     goto done;
   }
+  for (uint32_t i = 0; i < e->n_extra; ++i) {
+    if (!add_section(elf, (uint32_t)extra_at, SHT_PROGBITS, 0, 8, e->extra[i].data,
+                     e->extra[i].size)) {
+      st = elf_failure(a, "section");
+      goto done;
+    }
+    extra_at += strlen(e->extra_name[i]) + 1;
+  }
   Elf_Scn* shstr = add_section(elf, name_at[AIR_ART_SECTION_COUNT], SHT_STRTAB, 0, 1, strtab,
                                names);
   if (!shstr) {
@@ -209,6 +232,25 @@ done:
   if (elf) elf_end(elf);
   a->free(a->self, strtab);
   return st;
+}
+
+/* `.air.gpu` and one `.air.hsaco.N` per code object, when the schedule has GPU
+ * kernels (artifact_gpu.h). */
+static air_status_t encode_gpu(encoder_t* e, const air_gpu_code_t* code) {
+  if (!code) return NULL;
+  uint32_t n = 1 + code->n_objects;
+  e->extra = e->a->alloc(e->a->self, n * sizeof *e->extra);
+  e->extra_name = e->a->alloc(e->a->self, n * sizeof *e->extra_name);
+  if (!e->extra || !e->extra_name) return AIR_STATUS_OOM(e->a, "artifact");
+  AIR_RETURN_IF_ERROR(air_art_gpu_encode(e->a, code, &e->extra[0].data, &e->extra[0].size));
+  e->n_extra = 1;
+  snprintf(e->extra_name[0], sizeof e->extra_name[0], "%s", AIR_ART_GPU_SECTION);
+  for (uint32_t i = 0; i < code->n_objects; ++i, ++e->n_extra) {
+    e->extra[1 + i].data = (uint8_t*)code->objects[i].bytes;
+    e->extra[1 + i].size = (size_t)code->objects[i].size;
+    snprintf(e->extra_name[1 + i], sizeof e->extra_name[1 + i], "%s%u", AIR_ART_GPU_OBJECT_PREFIX, i);
+  }
+  return NULL;
 }
 
 static air_status_t encode_all(const air_allocator_t* a, const air_program_t* program,
@@ -224,7 +266,8 @@ static air_status_t encode_all(const air_allocator_t* a, const air_program_t* pr
   e->s[AIR_ART_PROGRAM].size = len;
   if (code && code->object)
     AIR_RETURN_IF_ERROR(air_art_code_encode(a, code, text, len, &e->code.data, &e->code.size));
-  return encode(e, schedule);
+  AIR_RETURN_IF_ERROR(encode(e, schedule));
+  return encode_gpu(e, schedule->gpu);
 }
 
 static air_status_t errno_status(const air_allocator_t* a, int err, const char* what,

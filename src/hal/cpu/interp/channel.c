@@ -415,8 +415,20 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;
   if (!st) st = ix_pat_of(r, e, op, v, op->lists, &pat);
+  /* Padding (pad_before / pad_after) widens what a put sends, as a mem tile's
+   * MM2S inserts zeros; a get has nothing to pad. */
+  int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];
+  bool padded = false;
+  if (!st && op->n_attrs) st = ix_pads(r, op, &pat, pb, pa, &padded);
+  if (!st && padded && !put)
+    st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
+                "%s: pad_before / pad_after on a get is not executable; padding belongs on the "
+                "put (the sending DMA inserts it)", ix_opname(op));
   if (st) return chan_fail(s, st);
-  int64_t count = ix_pat_count(&pat);
+  int64_t count = padded ? ix_pat_padded_count(&pat, pb, pa) : ix_pat_count(&pat);
+  if (count < 0)
+    return chan_fail(s, ix_err(r, op, AIR_STATUS_OUT_OF_RANGE, "%s: the padded size overflows",
+                               ix_opname(op)));
   uint32_t esize = air_elem_size((air_elem_kind_t)v->elem);
   uint64_t depth = (uint64_t)c->depth;
 
@@ -460,7 +472,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       x->cap = bytes;
     }
     ix_watchdog_enter(s, op, false);
-    if (count) {
+    if (count && padded) {
+      ix_pat_gather_padded(x->buf, &pat, pb, pa);
+    } else if (count) {
       ix_pat_t lin;
       ix_pat_linear(&lin, x->buf, pat.esize, count);
       ix_split_copy(r, &lin, &pat); /* large transfers on several workers */

@@ -4,10 +4,14 @@
  * The lists are evaluated first and a transfer that is one contiguous run on
  * both sides moves with no pattern built (ix_copy_flat); anything else, errors
  * included, builds both patterns as before, so the errors and their order (the
- * destination's first) are the same either way. */
+ * destination's first) are the same either way. A padded transfer (pad_before /
+ * pad_after) always takes the pattern path. */
 #include "hal/cpu/interp/dma.h"
 
 #include <stdio.h>
+
+#include "runtime/base/mem.h"
+#include "runtime/base/status_util.h"
 
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/rank.h"
@@ -17,6 +21,29 @@
 #include "hal/cpu/interp/watchdog.h"
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
+
+/* A padded transfer (pad_before / pad_after, mlir-air's mem-tile DMA padding):
+ * the source's elements with zeros around each dimension land in the
+ * destination, so the destination takes the padded count. */
+static air_status_t copy_padded(ix_run_t* r, const air_op_t* op, const ix_pat_t* dp,
+                                ix_pat_t* sp) {
+  int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];
+  bool any;
+  AIR_RETURN_IF_ERROR(ix_pads(r, op, sp, pb, pa, &any));
+  int64_t n = ix_pat_padded_count(sp, pb, pa), nd = ix_pat_count(dp);
+  if (n != nd)
+    return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                  "%s moves %lld elements out of the source (%lld with its padding) but %lld "
+                  "into the destination",
+                  ix_opname(op), (long long)ix_pat_count(sp), (long long)n, (long long)nd);
+  if (!n) return NULL;
+  void* buf = air_mem_alloc(&r->alloc, (size_t)n * sp->esize);
+  if (!buf) return AIR_STATUS_OOM(&r->alloc, "a padded transfer");
+  ix_pat_gather_padded(buf, sp, pb, pa);
+  ix_pat_scatter(dp, buf);
+  air_mem_free(&r->alloc, buf);
+  return NULL;
+}
 
 /* Bytes the destination side names (saturating; only compared with a threshold). */
 static int64_t moved_bytes(const air_memref_t* v, const ix_lists_t* l, uint32_t es) {
@@ -79,8 +106,10 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
    * path, which splits them across the pool's workers (split.h). */
   uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
   bool small = moved_bytes(dv, &dl, es) < IX_SPLIT_MIN;
+  bool padded = op->n_attrs &&
+                (air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after"));
   ix_watchdog_enter(s, op, false);
-  bool moved = small && ix_copy_flat(dv, &dl, sv, &sl, es);
+  bool moved = small && !padded && ix_copy_flat(dv, &dl, sv, &sl, es);
   ix_watchdog_exit(s);
   if (!moved) {
     st = ix_pat_from(r, op, dv, &dl, &dp);
@@ -90,15 +119,23 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                   "%s copies %s elements into %s elements; the types must match", ix_opname(op),
                   air_elem_name((air_elem_kind_t)sv->elem),
                   air_elem_name((air_elem_kind_t)dv->elem));
-    if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
+    if (!st && padded) {
+      if (r->trace) t0 = air_time_now_ns();
+      ix_watchdog_enter(s, op, false);
+      st = copy_padded(r, op, &dp, &sp);
+      ix_watchdog_exit(s);
+      if (st) return ix_failed(s, st);
+    } else if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
       st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                   "%s moves %lld elements out of the source but %lld into the destination",
                   ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
     if (st) return ix_failed(s, st);
-    if (r->trace) t0 = air_time_now_ns();
-    ix_watchdog_enter(s, op, false);
-    ix_split_copy(r, &dp, &sp);
-    ix_watchdog_exit(s);
+    if (!padded) {
+      if (r->trace) t0 = air_time_now_ns();
+      ix_watchdog_enter(s, op, false);
+      ix_split_copy(r, &dp, &sp);
+      ix_watchdog_exit(s);
+    }
   }
   if (r->trace) {
     char track[128];

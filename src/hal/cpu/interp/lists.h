@@ -18,4 +18,12 @@ air_status_t ix_pat_from(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
 air_status_t ix_pat_of(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_memref_t* v,
                        const air_ixlist_t* lists, ix_pat_t* out);
 
+/* pad_before / pad_after of a transfer, for its padded side `p`: the lists
+ * (outermost first) line up with p's innermost dimensions, the rest get 0; a
+ * list longer than p has dimensions pads unit dimensions p gains in front (as
+ * a buffer descriptor's outer dimensions of size 1). *any is false when neither
+ * is written. */
+air_status_t ix_pads(ix_run_t* r, const air_op_t* op, ix_pat_t* p, int64_t pb[IX_MAX_PAT],
+                     int64_t pa[IX_MAX_PAT], bool* any);
+
 #endif /* AIR_HAL_CPU_INTERP_LISTS_H_ */

@@ -117,6 +117,13 @@ void ix_pat_copy(const ix_pat_t* dst, const ix_pat_t* src);
 /* Packs src's elements contiguously into buf / unpacks buf into dst. */
 void ix_pat_gather(void* buf, const ix_pat_t* src);
 void ix_pat_scatter(const ix_pat_t* dst, const void* buf);
+/* Padding (mlir-air's pad_before / pad_after on a transfer's source): dimension
+ * k of the pattern gains pb[k] zero elements before its data and pa[k] after.
+ * The padded count, or -1 when it overflows. */
+int64_t ix_pat_padded_count(const ix_pat_t* p, const int64_t* pb, const int64_t* pa);
+/* Packs src's elements row-major into buf as the padded box, the padding zero
+ * (buf holds ix_pat_padded_count elements). */
+void ix_pat_gather_padded(void* buf, const ix_pat_t* src, const int64_t* pb, const int64_t* pa);
 /* The contiguous pattern over a buffer of `count` elements. */
 void ix_pat_linear(ix_pat_t* p, void* buf, uint32_t esize, int64_t count);
 

@@ -2,7 +2,8 @@
  *
  *  gen:    instruction-stream generation per BD, three ways over the same K
  *          transfers: the TXN encoder alone (BD pack + blockwrite + patch + push;
- *          the anchor), an mlir-aie module read and lowered (airc npu-insts), and
+ *          the anchor), an mlir-aie module read and lowered (airc npu-insts), the
+ *          same transfers written as DMA tasks (configure/start/await/free), and
  *          an AIR program's L3 lowering inside air_schedule_compile (per launch),
  *          with the same compile for the cpu target as that case's anchor.
  *  submit: host cost of one submission of N dispatches through the fake XRT
@@ -54,6 +55,25 @@ static char* module_text(int k) {
   return t;
 }
 
+/* The same K transfers as DMA tasks (configure, start, await, free; BD ids
+ * numbered by the lowering): the task path of airc npu-insts. */
+static char* task_module_text(int k) {
+  size_t cap = 1024 + (size_t)k * 400;
+  char* t = malloc(cap);
+  size_t n = (size_t)snprintf(t, cap,
+                              "aie.device(npu1) {\n  aie.shim_dma_allocation @in(MM2S, 0, 0)\n"
+                              "  aiex.runtime_sequence(%%a: memref<%dx256xi32>) {\n", k);
+  for (int i = 0; i < k; ++i)
+    n += (size_t)snprintf(t + n, cap - n,
+                          "    %%t%d = aiex.dma_configure_task_for @in {\n"
+                          "      aie.dma_bd(%%a : memref<%dx256xi32>, %d, 256)\n      aie.end\n"
+                          "    } {issue_token = true}\n    aiex.dma_start_task(%%t%d)\n"
+                          "    aiex.dma_await_task(%%t%d)\n    aiex.dma_free_task(%%t%d)\n",
+                          i, k, i * 256, i, i, i);
+  snprintf(t + n, cap - n, "  }\n}\n");
+  return t;
+}
+
 static char* program_text(int k) {
   char* t = malloc(8192);
   snprintf(t, 8192,
@@ -92,8 +112,8 @@ static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
   double* t = malloc(sizeof(double) * (size_t)reps);
   if (!o->json)
     printf("npu gen: ns per BD (median of %d); ratio = time / the encoder alone\n"
-           "%6s %12s %14s %16s %18s\n",
-           reps, "BDs", "encoder", "module->TXN", "AIR compile npu1", "AIR compile cpu");
+           "%6s %12s %14s %14s %16s %18s\n",
+           reps, "BDs", "encoder", "module->TXN", "tasks->TXN", "AIR compile npu1", "AIR compile cpu");
   for (size_t si = 0; si < (o->quick ? 1 : sizeof k_sizes / sizeof k_sizes[0]); ++si) {
     int k = o->quick ? 2 : k_sizes[si];
     double enc, mod, npu, cpu;
@@ -131,6 +151,18 @@ static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
     }
     free(m);
     mod = median_ns(t, reps) / k;
+    m = task_module_text(k);
+    for (int r = 0; r < reps; ++r) {
+      uint32_t* w;
+      size_t n;
+      int64_t t0 = ab_now_ns();
+      if (check("task module", air_npu_insts_from_module(&k_a, m, strlen(m), "t.mlir", NULL, &w, &n)))
+        return 1;
+      t[r] = (double)(ab_now_ns() - t0);
+      free(w);
+    }
+    free(m);
+    double task = median_ns(t, reps) / k;
     char* p_text = program_text(k);
     air_program_t* p = NULL;
     if (check("parse", air_program_parse(ctx, p_text, strlen(p_text), NULL, &p))) return 1;
@@ -160,11 +192,12 @@ static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
     snprintf(name, sizeof name, "gen-%d", k);
     ab_emit(o, name, "airrt", 1, "encoder_ns_per_bd", enc, 1.0, NULL);
     ab_emit(o, name, "airrt", 1, "module_ns_per_bd", mod, mod / enc, NULL);
+    ab_emit(o, name, "airrt", 1, "task_module_ns_per_bd", task, task / enc, NULL);
     ab_emit(o, name, "airrt", 1, "compile_npu1_ns_per_bd", npu, npu / enc, NULL);
     ab_emit(o, name, "airrt", 1, "compile_cpu_ns_per_bd", cpu, cpu / enc, NULL);
     if (!o->json)
-      printf("%6d %12.1f %8.1f (%4.1fx) %9.1f (%5.1fx) %11.1f (%5.1fx)\n", k, enc, mod, mod / enc,
-             npu, npu / enc, cpu, cpu / enc);
+      printf("%6d %12.1f %8.1f (%4.1fx) %8.1f (%4.1fx) %9.1f (%5.1fx) %11.1f (%5.1fx)\n", k, enc,
+             mod, mod / enc, task, task / enc, npu, npu / enc, cpu, cpu / enc);
   }
   free(t);
   return 0;

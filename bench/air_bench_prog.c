@@ -130,3 +130,16 @@ void abp_loadavg(char* out, size_t cap) {
   if (fscanf(f, "%lf %lf %lf", &a, &b, &c) == 3) snprintf(out, cap, "%.2f %.2f %.2f", a, b, c);
   fclose(f);
 }
+
+uint32_t abp_take_no_compile(int* argc, char** argv) {
+  uint32_t flags = 0;
+  int kept = *argc > 0 ? 1 : 0;
+  for (int i = 1; i < *argc; ++i) {
+    if (!strcmp(argv[i], "--no-compile"))
+      flags = AIR_DISPATCH_INTERPRET;
+    else
+      argv[kept++] = argv[i];
+  }
+  *argc = kept;
+  return flags;
+}

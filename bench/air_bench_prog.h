@@ -60,4 +60,9 @@ char* abp_expand(const char* tmpl, const char* const* keys, const char* const* v
 /* "/proc/loadavg"'s first three figures, or "?" */
 void abp_loadavg(char* out, size_t cap);
 
+/* Removes every "--no-compile" after argv[0] from argv in place (the issue-14
+ * benchmarks' own option; ab_parse takes the rest) and returns the dispatch
+ * flags it asks for: AIR_DISPATCH_INTERPRET if it was there, else 0. */
+uint32_t abp_take_no_compile(int* argc, char** argv);
+
 #endif /* AIR_BENCH_PROG_H_ */

@@ -210,17 +210,9 @@ static int run_size(const ab_opts_t* o, size_t bytes, int reps, uint32_t dispatc
 }
 
 int air_bench_channel_transfer(int argc, char** argv) {
-  uint32_t dispatch_flags = 0;
-  char* args[64];
-  int n_args = 0;
-  for (int i = 0; i < argc && n_args < 64; ++i) {
-    if (i && !strcmp(argv[i], "--no-compile"))
-      dispatch_flags = AIR_DISPATCH_INTERPRET;
-    else
-      args[n_args++] = argv[i];
-  }
+  uint32_t dispatch_flags = abp_take_no_compile(&argc, argv);
   ab_opts_t o;
-  int rc = ab_parse(n_args, args, &o,
+  int rc = ab_parse(argc, argv, &o,
                     "  cases: 4B 64B 1024B 4096B 65536B 1048576B: ns per one-way put/get\n"
                     "  transfer between two herds vs a spin ping-pong plus memcpy.\n"
                     "  --reps N: runs per size (default 5). Always 2 threads.\n"

@@ -291,17 +291,9 @@ static int run_case(const ab_opts_t* o, const ab_blas_t* ob, const mm_case_t* c,
 
 int air_bench_cpu_matmul(int argc, char** argv) {
   /* --no-compile is this bench's own option; the rest are the common ones. */
-  uint32_t dispatch_flags = 0;
-  char* args[64];
-  int n_args = 0;
-  for (int i = 0; i < argc && n_args < 64; ++i) {
-    if (i && !strcmp(argv[i], "--no-compile"))
-      dispatch_flags = AIR_DISPATCH_INTERPRET;
-    else
-      args[n_args++] = argv[i];
-  }
+  uint32_t dispatch_flags = abp_take_no_compile(&argc, argv);
   ab_opts_t o;
-  int rc = ab_parse(n_args, args, &o,
+  int rc = ab_parse(argc, argv, &o,
                     "  cases: tiled-f32-N, tiled-bf16-N (N = 256, 512, 1024, 2048), 4x4-f32,\n"
                     "  4x4-bf16: seconds through the runtime vs OpenBLAS sgemm, same threads\n"
                     "  (default 2). --reps N: timed runs per case (default 5, 3 at 2048).\n"

@@ -254,17 +254,9 @@ static int run_case(const ab_opts_t* o, const char* name, size_t n, int threads,
 }
 
 int air_bench_elementwise(int argc, char** argv) {
-  uint32_t dispatch_flags = 0;
-  char* args[64];
-  int n_args = 0;
-  for (int i = 0; i < argc && n_args < 64; ++i) {
-    if (i && !strcmp(argv[i], "--no-compile"))
-      dispatch_flags = AIR_DISPATCH_INTERPRET;
-    else
-      args[n_args++] = argv[i];
-  }
+  uint32_t dispatch_flags = abp_take_no_compile(&argc, argv);
   ab_opts_t o;
-  int rc = ab_parse(n_args, args, &o,
+  int rc = ab_parse(argc, argv, &o,
                     "  cases: sample (samples/vector_add.mlir), 4K, 64K, 1M, 4M (f32 elements):\n"
                     "  c = a + b through herd code vs a C loop. --threads N (default 2),\n"
                     "  --reps N (default 7). --no-compile: interpret (AIR_DISPATCH_INTERPRET).\n");

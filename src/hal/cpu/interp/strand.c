@@ -159,7 +159,8 @@ ix_strand_t* ix_strand_exit(ix_strand_t* s) {
 
 bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
   if (s->n == s->cap) {
-    uint32_t cap = s->cap ? s->cap * 2 : 4;
+    /* Most strands are one dispatched op: one frame, two for an execute body. */
+    uint32_t cap = s->cap ? s->cap * 2 : 2;
     ix_run_t* r = s->run;
     ix_frame_t* nf = ix_cache_get(r->cache, &r->alloc, cap * sizeof(*nf));
     if (!nf) return false;

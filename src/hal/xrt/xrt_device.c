@@ -28,22 +28,9 @@ static void buffer_destroy(air_resource_t* r) {
   a.free(a.self, b);
 }
 
-static air_status_t buffer_map(air_buffer_t* b, uint64_t offset, uint64_t length,
-                               uint32_t access, void** out) {
-  (void)length;
-  (void)access;
-  *out = (char*)b->host_ptr + offset;
-  return NULL;
-}
-
-/* Host-only BOs: the worker syncs around each run, so host access needs nothing. */
-static void buffer_unmap(air_buffer_t* b, void* ptr) {
-  (void)b;
-  (void)ptr;
-}
-
-static const air_buffer_vtable_t k_buffer_vtable = {
-    .resource = {buffer_destroy}, .map = buffer_map, .unmap = buffer_unmap};
+/* Host-only BOs, mapped at allocation: the worker syncs around each run, so host
+ * access needs nothing and the HAL's default map and unmap (NULL) serve. */
+static const air_buffer_vtable_t k_buffer_vtable = {.resource = {buffer_destroy}};
 
 bool air_xrt_is_buffer(const air_resource_t* r) {
   return r->vtable == &k_buffer_vtable.resource;

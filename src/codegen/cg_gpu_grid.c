@@ -30,6 +30,22 @@
 
 #define ERR(pl, code, op, ...) AIR_IR_ERROR((pl)->p, (code), (op)->line, (op)->col, __VA_ARGS__)
 
+bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out) {
+  const air_value_info_t* info = air_ir_value(p, v);
+  if (info->def && info->def->kind == AIR_OP_CONSTANT) {
+    *out = info->def->value.i;
+    return true;
+  }
+  if (!info->def && info->block && info->block->parent &&
+      air_opkind_class(info->block->parent->kind) == AIR_OPC_HIER) {
+    const air_op_t* h = info->block->parent;
+    uint32_t n = h->iaux[0], k = info->index;
+    if (k >= n && k < 2 * n) return cg_gpu_const_of(p, h->operands[k - n], out);
+    if (k >= 2 * n) return cg_gpu_const_of(p, h->operands[n + (k - 2 * n)], out);
+  }
+  return false;
+}
+
 static const char* sym_of(const air_op_t* op) { return op->sym ? op->sym : "(unnamed)"; }
 
 air_status_t cg_gpu_grid_add(cg_gpu_plan_t* pl, const air_op_t* seg, uint32_t depth) {

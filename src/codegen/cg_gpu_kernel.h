@@ -113,9 +113,6 @@ const cg_gpu_buf_t* cg_gpu_plan_buf(const cg_gpu_plan_t* plan, const air_op_t* a
 const cg_gpu_chan_t* cg_gpu_plan_chan(const cg_gpu_plan_t* plan, const char* sym);
 /* The HIER op whose body (directly or nested) holds `op`, or NULL. */
 const air_op_t* cg_gpu_enclosing_hier(const air_op_t* op);
-/* A size known at compile time: a constant, or a hierarchy size block argument
- * bound to one. */
-bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out);
 
 /* cg_gpu_grid.c: `seg`, met at `depth` (segments around it), added to the chain
  * (sizes, backend-granularity); then, after the walk, the chain's workgroups and
@@ -124,6 +121,9 @@ bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out);
 air_status_t cg_gpu_grid_add(cg_gpu_plan_t* pl, const air_op_t* seg, uint32_t depth);
 air_status_t cg_gpu_grid_finish(cg_gpu_plan_t* pl, const cg_gpu_depth_use_t* use,
                                 const air_op_t* first_channel_op);
+/* A size known at compile time: a constant, or a hierarchy size block argument
+ * bound to one. */
+bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out);
 
 /*--- the kernel being emitted ---------------------------------------------------*/
 

@@ -60,22 +60,6 @@ static air_status_t trace_size(planner_t* P, const air_op_t* at, air_vid_t v, ai
   return REFUSE(P, at, "a GPU grid's size must be a constant or an entry parameter");
 }
 
-bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out) {
-  const air_value_info_t* info = air_ir_value(p, v);
-  if (info->def && info->def->kind == AIR_OP_CONSTANT) {
-    *out = info->def->value.i;
-    return true;
-  }
-  if (!info->def && info->block && info->block->parent &&
-      air_opkind_class(info->block->parent->kind) == AIR_OPC_HIER) {
-    const air_op_t* h = info->block->parent;
-    uint32_t n = h->iaux[0], k = info->index;
-    if (k >= n && k < 2 * n) return cg_gpu_const_of(p, h->operands[k - n], out);
-    if (k >= 2 * n) return cg_gpu_const_of(p, h->operands[n + (k - 2 * n)], out);
-  }
-  return false;
-}
-
 /* A memref type a kernel can address: static shape, identity layout. */
 static air_status_t check_memref(planner_t* P, const air_op_t* at, air_vid_t v) {
   const air_type_info_t* t = air_ir_type(P->p, air_ir_value_type(P->p, v));

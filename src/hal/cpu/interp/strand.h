@@ -109,8 +109,14 @@ bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* m
 void ix_strand_free(ix_strand_t* s);
 /* Queues a new strand (counts it live and joined). */
 void ix_spawn(ix_run_t* r, ix_strand_t* s);
-/* A strand with no frames left leaves the run; the last one ends it. */
-void ix_strand_exit(ix_strand_t* s);
+/* Queues a new strand parked on token `t` with park reason `why` (see
+ * strand.c); false when `t` fired or the run is failing (nothing done). */
+bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,
+                     air_vid_t v);
+/* A strand with no frames left leaves the run; the last one ends it. Returns a
+ * strand the exit woke, for the caller's worker to run next (NULL: none; the
+ * others went to the pool). */
+ix_strand_t* ix_strand_exit(ix_strand_t* s);
 /* Under lock: when only abandoned strands remain, hands out the final status
  * once (`done` is then called early; see start.c). */
 bool ix_take_early_done(ix_run_t* r, air_status_t* st);

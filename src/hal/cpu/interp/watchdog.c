@@ -4,7 +4,14 @@
  * the op and its start time in its record; the thread wakes every quarter of the
  * watchdog time (1 to 50 ms) and fails the run, under the run lock, naming an op
  * that ran longer. A kernel it fires on is abandoned: `done` may then be called
- * as soon as every other strand has left (ix_take_early_done). */
+ * as soon as every other strand has left (ix_take_early_done).
+ *
+ * The thread alone cannot promise to see every long op: on a loaded machine it
+ * was measured off a core for 130-380 ms (load 17-26 on 2 cores), so a 400 ms
+ * kernel under a 50 ms watchdog could end, clear its record and let the run
+ * succeed before the thread looked. The op's own exit therefore checks its time
+ * too and fails the run when the thread has not (it cannot abandon what has
+ * already returned, so only the thread abandons kernels). */
 #include "hal/cpu/interp/watchdog.h"
 
 #include <stdio.h>
@@ -24,6 +31,14 @@ typedef struct ix_watched_t {
   uint64_t seq;            /* written only by the worker */
 } ix_watched_t;
 
+/* The run's failure for `op`, which ran longer than the watchdog allows. */
+static air_status_t overran(ix_run_t* r, const air_op_t* op, bool abandoned) {
+  return ix_err(r, op, AIR_STATUS_DEADLINE_EXCEEDED,
+                "%s%s%s ran longer than the watchdog allows (%.3f ms)%s", ix_opname(op),
+                op->sym ? " @" : "", op->sym ? op->sym : "", (double)r->watchdog_ns / 1e6,
+                abandoned ? "; the kernel is abandoned and its late completion ignored" : "");
+}
+
 void ix_watchdog_enter(ix_strand_t* s, const air_op_t* op, bool abandonable) {
   ix_run_t* r = s->run;
   if (!r->watched || s->worker >= r->n_watched) return;
@@ -41,7 +56,19 @@ bool ix_watchdog_exit(ix_strand_t* s) {
   ix_watched_t* w = &r->watched[s->worker];
   uint64_t mine = atomic_load_explicit(&w->state, memory_order_relaxed) & ~IX_WD_FIRED;
   uint64_t expect = mine;
-  if (atomic_compare_exchange_strong(&w->state, &expect, 0)) return false;
+  if (atomic_compare_exchange_strong(&w->state, &expect, 0)) {
+    /* Only this worker writes t0 and op: they are still this op's. */
+    int64_t t0 = atomic_load_explicit(&w->t0, memory_order_relaxed);
+    if (air_time_now_ns() - t0 > r->watchdog_ns) {
+      ix_wake_t wk = {0};
+      ix_lock(r);
+      ix_fail_locked(r, overran(r, atomic_load_explicit(&w->op, memory_order_relaxed), false),
+                     &wk);
+      ix_unlock(r);
+      ix_wake_flush(r, &wk);
+    }
+    return false;
+  }
   /* The watchdog fired on this op. It did so under the run lock; taking the lock
    * once orders us after it, so its bookkeeping (abandoned count, failure) is in
    * place before this strand goes on to leave the run. */
@@ -78,12 +105,7 @@ static void* watchdog_main(void* arg) {
       /* Unchanged state means the op read above is still the one running. */
       if (!atomic_compare_exchange_strong(&w->state, &st, st | IX_WD_FIRED)) continue;
       ix_wake_t wk = {0};
-      air_status_t fail = ix_err(
-          r, op, AIR_STATUS_DEADLINE_EXCEEDED,
-          "%s%s%s ran longer than the watchdog allows (%.3f ms)%s", ix_opname(op),
-          op->sym ? " @" : "", op->sym ? op->sym : "", (double)r->watchdog_ns / 1e6,
-          (st & IX_WD_ABANDONABLE) ? "; the kernel is abandoned and its late completion ignored"
-                                   : "");
+      air_status_t fail = overran(r, op, (st & IX_WD_ABANDONABLE) != 0);
       if (st & IX_WD_ABANDONABLE) r->abandoned++;
       ix_fail_locked(r, fail, &wk);
       air_status_t early = NULL;

@@ -19,6 +19,8 @@
 #include "air/program.h"
 #include "air/trace.h"
 #include "hal/cpu/interp/pattern.h"
+#include "hal/cpu/interp/sync.h"
+#include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
@@ -753,6 +755,45 @@ static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
   return NULL;
 }
 
+/* A watched op that outlasts the watchdog fails the run even when the watchdog
+ * thread cannot look while it runs (a loaded machine kept it off a core for
+ * 130-380 ms; here the run lock it needs is held): the op's exit checks its own
+ * time. The thread may still win the race once the lock is free; either way the
+ * run fails, and before the exit checked, it mostly did not. */
+static void test_watchdog_exit_checks(void** state) {
+  fx_t* f = *state;
+  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
+  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, "slow");
+  air_allocator_t a;
+  air_allocator_init_system(&a);
+  ix_run_t* r = ix_run_new(&a);
+  assert_non_null(r);
+  size_t keep = offsetof(ix_run_t, alloc);
+  memset((char*)r + keep, 0, sizeof *r - keep);
+  r->alloc = a;
+  r->p = p;
+  r->pool = f->pool;
+  r->watchdog_ns = 10000000;
+  ix_strand_t s;
+  memset(&s, 0, sizeof s);
+  s.run = r;
+  s.worker = 0;
+  test_check(ix_watchdog_start(r));
+  ix_lock(r);
+  ix_watchdog_enter(&s, call, false);
+  test_sleep_us(40000);
+  ix_unlock(r);
+  assert_false(ix_watchdog_exit(&s));
+  ix_watchdog_stop(r);
+  assert_true(ix_failing(r));
+  assert_int_equal(air_status_code(r->status), AIR_STATUS_DEADLINE_EXCEEDED);
+  test_expect_in(air_status_message(r->status), "func.call @slow ran longer than the watchdog");
+  air_status_free(r->status);
+  ix_watchdog_free(r);
+  ix_run_destroy(r, a);
+  air_program_destroy(p);
+}
+
 /* The watchdog fails a run whose kernel runs too long, naming the call, without
  * waiting for it; the kernel's late return frees the rest (ASan watches). */
 static void test_watchdog(void** state) {
@@ -1349,6 +1390,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_affinity_serialises, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_concurrency_coresident, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_watchdog, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_watchdog_exit_checks, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_corpus, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_scalars_and_calls, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_affine_access_and_reshape, test_exec_setup, test_exec_teardown),

@@ -83,6 +83,19 @@ void ix_spawn(ix_run_t* r, ix_strand_t* s) {
   air_pool_submit(r->pool, &s->w.task);
 }
 
+void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w) {
+  if (s->join) s->join->pending++;
+  r->live++;
+  r->active++;
+  s->w.task.next = NULL;
+  if (w->last)
+    w->last->next = &s->w.task;
+  else
+    w->first = &s->w.task;
+  w->last = &s->w.task;
+  w->n++;
+}
+
 /* When every strand but abandoned ones has left, the outcome is known. */
 bool ix_take_early_done(ix_run_t* r, air_status_t* st) {
   if (r->done_called || !r->abandoned || r->live != r->abandoned) return false;

@@ -108,7 +108,9 @@ static double median_ns(double* v, int n) { return ab_quantile(v, (size_t)n, 0.5
 static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
   static const int k_sizes[] = {1, 16, 256};
   int reps = o->reps ? o->reps : o->quick ? 1 : 21;
-  const air_npu_device_t* dev = air_npu_device_find("npu1", 4);
+  air_npu_device_t model;
+  if (!air_npu_device_find("npu1", 4, &model)) return 1;
+  const air_npu_device_t* dev = &model;
   double* t = malloc(sizeof(double) * (size_t)reps);
   if (!o->json)
     printf("npu gen: ns per BD (median of %d); ratio = time / the encoder alone\n"

@@ -206,11 +206,12 @@ static void test_random(void** state) {
   /* The graphs did exercise groups and split levels. */
   assert_true(ordered_waves > 10);
   assert_true(parallel_levels > 100);
-  /* Helpers took part (how much depends on the machine's load: on a busy 2-core
-   * host the caller may claim most chunks before a helper is scheduled, so only
-   * participation is asserted; test_helpers_work_then_sleep insists on it). */
+  /* How many chunks helpers took depends on the machine's load alone: on a busy
+   * 2-core host the caller can claim every chunk of every replay before a helper
+   * is scheduled (seen at load > 13), so the count is reported, not asserted.
+   * test_helpers_work_then_sleep insists on participation, retrying until a
+   * helper has run. */
   print_message("helper chunks over all replays: %llu\n", (unsigned long long)helper_chunks);
-  assert_true(helper_chunks > 0);
 }
 
 /* A chain is one serial chunk: no helper thread is started or woken. */

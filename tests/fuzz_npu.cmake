@@ -4,11 +4,13 @@
 # fuzz_<t>_corpus (always) replays tests/fuzz/<t>_corpus (findings and seeds)
 # plus the NPU test data as a ctest; fuzz_<t> (AIR_FUZZ=ON) is the libFuzzer
 # target with its own instrumented copy of the library.
-# The NPU readers need only their layer and what it stands on (base, the lexer):
+# The NPU readers need only their layer and what it stands on (base, the lexer,
+# the target table the NPU models come from):
 # the libFuzzer builds compile just those, which keeps CI's sanitizer build short.
 file(GLOB AIR_FUZZ_NPU_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/npu/*.c
   ${PROJECT_SOURCE_DIR}/src/runtime/base/*.c)
-list(APPEND AIR_FUZZ_NPU_SOURCES ${PROJECT_SOURCE_DIR}/src/runtime/text/lex.c)
+list(APPEND AIR_FUZZ_NPU_SOURCES ${PROJECT_SOURCE_DIR}/src/runtime/text/lex.c
+  ${PROJECT_SOURCE_DIR}/src/runtime/target/target.c)
 foreach(t txn aie)
   set(corpus ${AIR_FUZZ_SRC}/${t}_corpus ${CMAKE_CURRENT_SOURCE_DIR}/data/npu)
   add_executable(fuzz_${t}_corpus ${AIR_FUZZ_SRC}/fuzz_${t}.c ${AIR_FUZZ_SRC}/fuzz_driver.c)

@@ -81,22 +81,42 @@ static void test_worked_example(void** state) {
 static void test_headers(void** state) {
   (void)state;
   air_txn_t t;
-  const air_npu_device_t* d = air_npu_device_find("npu2_1col", 9);
-  assert_non_null(d);
+  air_npu_device_t dv;
+  const air_npu_device_t* d = &dv;
+  assert_true(air_npu_device_find("npu2_1col", 9, &dv));
   air_txn_init(&t, &k_a, air_npu_device_geom(d));
   static const uint32_t empty[] = {0x06040100, 0x00000101, 0, 0x10};
   check_stream(&t, empty, 4);
-  d = air_npu_device_find("npu2", 4);
+  assert_true(air_npu_device_find("npu2", 4, &dv));
   air_txn_init(&t, &k_a, air_npu_device_geom(d));
   assert_null(air_txn_finish(&t));
   assert_int_equal(t.words[0], 0x06040100);
   assert_int_equal(t.words[1], 0x00000108);
   air_txn_free(&t);
-  d = air_npu_device_find("npu1_4col", 9); /* older trees' name for npu1 */
-  assert_non_null(d);
-  assert_int_equal(d->cols, 4);
-  assert_null(air_npu_device_find("npu3", 4));
-  assert_null(air_npu_device_find("xcvc1902", 8));
+  assert_int_equal(dv.arch, AIR_NPU_AIE2P);
+  assert_int_equal(dv.max_burst_code, 3);
+  assert_true(air_npu_device_find("npu1_4col", 9, &dv)); /* older trees' name for npu1 */
+  assert_string_equal(dv.name, "npu1");
+  assert_int_equal(dv.cols, 4);
+  assert_int_equal(dv.rows, 6);
+  assert_int_equal(dv.dev_gen, 3);
+  assert_int_equal(dv.max_burst_code, 2);
+  assert_true(air_npu_device_find("npu1_3col", 9, &dv));
+  assert_int_equal(dv.cols, 3);
+  assert_true(air_npu_device_find("npu2_7col", 9, &dv));
+  assert_int_equal(dv.cols, 7);
+  assert_int_equal(dv.dev_gen, 4);
+  assert_false(air_npu_device_find("npu3", 4, &dv));
+  assert_false(air_npu_device_find("npu1_4", 6, &dv)); /* a prefix is not a name */
+  assert_false(air_npu_device_find("xcvc1902", 8, &dv)); /* an AIE array, not a Ryzen AI NPU */
+  char names[256];
+  air_npu_device_names(names, sizeof names);
+  assert_non_null(strstr(names, "npu1, npu1_1col"));
+  assert_non_null(strstr(names, "npu2_7col"));
+  assert_null(strstr(names, "xcvc1902"));
+  char small[8];
+  air_npu_device_names(small, sizeof small); /* truncated, still terminated */
+  assert_true(strlen(small) < sizeof small);
 }
 
 /* Every field of every op at its largest value, then the smallest. */
@@ -259,8 +279,13 @@ static void test_read_file(void** state) {
 
 /*--- buffer descriptors ------------------------------------------------------------*/
 
+/* The model of "npu1" or "npu2", filled from the target table on each call (one
+ * slot per name, so two calls in one expression do not overwrite each other). */
 static const air_npu_device_t* dev(const char* name) {
-  return air_npu_device_find(name, strlen(name));
+  static air_npu_device_t models[2];
+  air_npu_device_t* m = &models[strcmp(name, "npu1") == 0 ? 0 : 1];
+  if (!air_npu_device_find(name, strlen(name), m)) fail_msg("no NPU model %s", name);
+  return m;
 }
 
 /* NPU-DMA.md §12: the shim BD of a 64x64 i32 tile column. */

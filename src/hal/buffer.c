@@ -66,11 +66,15 @@ air_status_t air_buffer_map(air_buffer_t* buffer, uint64_t offset, uint64_t leng
                       (unsigned long long)offset, (unsigned long long)length,
                       (unsigned long long)buffer->size);
   const air_buffer_vtable_t* vt = (const air_buffer_vtable_t*)buffer->resource.vtable;
+  if (!vt->map) {
+    *out_ptr = buffer->host_ptr ? (char*)buffer->host_ptr + offset : NULL;
+    return NULL;
+  }
   return vt->map(buffer, offset, length, access, out_ptr);
 }
 
 void air_buffer_unmap(air_buffer_t* buffer, void* ptr) {
   if (!buffer || !ptr) return;
   const air_buffer_vtable_t* vt = (const air_buffer_vtable_t*)buffer->resource.vtable;
-  vt->unmap(buffer, ptr);
+  if (vt->unmap) vt->unmap(buffer, ptr);
 }

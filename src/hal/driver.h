@@ -142,7 +142,9 @@ struct air_buffer_t {
 
 typedef struct air_buffer_vtable_t {
   air_resource_vtable_t resource;
-  /* [offset, offset + length) is inside the buffer; `access` is READ|WRITE. */
+  /* [offset, offset + length) is inside the buffer; `access` is READ|WRITE.
+   * NULL map and unmap: the buffer is coherent host memory at host_ptr (mapping
+   * returns host_ptr + offset, or NULL for an empty import; unmapping does nothing). */
   air_status_t (*map)(air_buffer_t* buffer, uint64_t offset, uint64_t length,
                       uint32_t access, void** out_ptr);
   void (*unmap)(air_buffer_t* buffer, void* ptr);

@@ -654,10 +654,13 @@ static air_status_t pick(aie_lower_t* L, const air_npu_insts_options_t* o, uint3
   aie_cur_init(&c, m, d);
   AIR_RETURN_IF_ERROR(aie_cur_expect(&c, AIR_TK_LPAREN, "'(' and the device name"));
   if (!aie_cur_is(&c, AIR_TK_BARE)) return aie_cur_expected(&c, "a device name");
-  L->dev = air_npu_device_find(c.tok.s, c.tok.len);
-  if (!L->dev)
+  if (!air_npu_device_find(c.tok.s, c.tok.len, &L->dev_model)) {
+    char names[256];
+    air_npu_device_names(names, sizeof names);
     return aie_error(m, c.tok.line, c.tok.col, "unknown NPU device '%.*s' (TXN streams are for: %s)",
-                     (int)c.tok.len, c.tok.s, air_npu_device_names());
+                     (int)c.tok.len, c.tok.s, names);
+  }
+  L->dev = &L->dev_model;
   L->device_op = dev_op;
   *out_seq = seq;
   return NULL;

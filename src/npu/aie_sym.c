@@ -286,8 +286,8 @@ static air_status_t shim_dma_channels(aie_lower_t* L, const aie_op_t* op, chan_u
     if (!aie_span_is(aie_op(L, i)->name, "aie.dma_start")) continue;
     aie_cur_t d;
     aie_cur_init(&d, L->m, aie_op(L, i));
-    air_npu_dir_t dir;
-    int64_t ch;
+    air_npu_dir_t dir = AIR_NPU_S2MM; /* set below; gcc -O3 cannot see through the early returns */
+    int64_t ch = -1;
     AIR_RETURN_IF_ERROR(aie_cur_expect(&d, AIR_TK_LPAREN, "'('"));
     AIR_RETURN_IF_ERROR(aie_parse_dir(L, &d, &dir));
     AIR_RETURN_IF_ERROR(aie_cur_expect(&d, AIR_TK_COMMA, "','"));

@@ -69,7 +69,8 @@ typedef struct aie_task_t {
 typedef struct aie_lower_t {
   const aie_module_t* m;
   const air_allocator_t* a;
-  const air_npu_device_t* dev;
+  const air_npu_device_t* dev; /* &dev_model once the device op is read */
+  air_npu_device_t dev_model;
   uint32_t device_op;
   air_txn_t txn;
   bool fold;

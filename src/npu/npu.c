@@ -4,26 +4,45 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Keyed by name: mlir-aie's enum integers change between versions. */
-static const air_npu_device_t k_devices[] = {
-    {"npu1", AIR_NPU_AIE2, 4, 6, 3, 2},      {"npu1_1col", AIR_NPU_AIE2, 1, 6, 3, 2},
-    {"npu1_2col", AIR_NPU_AIE2, 2, 6, 3, 2}, {"npu1_3col", AIR_NPU_AIE2, 3, 6, 3, 2},
-    {"npu1_4col", AIR_NPU_AIE2, 4, 6, 3, 2}, /* older trees' name for npu1 */
-    {"npu2", AIR_NPU_AIE2P, 8, 6, 4, 3},     {"npu2_1col", AIR_NPU_AIE2P, 1, 6, 4, 3},
-    {"npu2_2col", AIR_NPU_AIE2P, 2, 6, 4, 3}, {"npu2_3col", AIR_NPU_AIE2P, 3, 6, 4, 3},
-    {"npu2_4col", AIR_NPU_AIE2P, 4, 6, 4, 3}, {"npu2_5col", AIR_NPU_AIE2P, 5, 6, 4, 3},
-    {"npu2_6col", AIR_NPU_AIE2P, 6, 6, 4, 3}, {"npu2_7col", AIR_NPU_AIE2P, 7, 6, 4, 3},
-};
+#include "runtime/target/target.h"
 
-const air_npu_device_t* air_npu_device_find(const char* name, size_t len) {
-  for (size_t i = 0; i < sizeof k_devices / sizeof k_devices[0]; ++i)
-    if (strlen(k_devices[i].name) == len && memcmp(k_devices[i].name, name, len) == 0)
-      return &k_devices[i];
-  return NULL;
+/* The NPU models are the Ryzen AI rows of the target table (src/runtime/target),
+ * keyed by name: mlir-aie's enum integers change between versions. What the TXN
+ * encoders need beyond the table follows from the AIE generation. */
+bool air_npu_device_find(const char* name, size_t len, air_npu_device_t* out) {
+  uint32_t n = 0;
+  const air_target_t* rows = air_target_table(&n);
+  for (uint32_t i = 0; i < n; ++i) {
+    const air_target_t* t = &rows[i];
+    if (!(t->flags & AIR_TARGET_F_NPU)) continue;
+    bool hit = strlen(t->name) == len && memcmp(t->name, name, len) == 0;
+    if (!hit && t->alias) hit = strlen(t->alias) == len && memcmp(t->alias, name, len) == 0;
+    if (!hit) continue;
+    bool p = t->arch == AIR_ARCH_AIE2P;
+    memset(out, 0, sizeof *out);
+    out->name = t->name;
+    out->arch = p ? AIR_NPU_AIE2P : AIR_NPU_AIE2;
+    out->cols = (uint8_t)t->cols;
+    out->rows = (uint8_t)(t->first_row + t->rows); /* shim + mem-tile rows + core rows */
+    out->dev_gen = p ? 4 : 3;
+    out->max_burst_code = p ? 3 : 2; /* 512-byte bursts on AIE2P, 256 on AIE2 */
+    return true;
+  }
+  return false;
 }
 
-const char* air_npu_device_names(void) {
-  return "npu1, npu1_1col, npu1_2col, npu1_3col, npu1_4col, npu2, npu2_1col ... npu2_7col";
+void air_npu_device_names(char* buf, size_t cap) {
+  uint32_t n = 0;
+  const air_target_t* rows = air_target_table(&n);
+  size_t at = 0;
+  if (cap) buf[0] = 0;
+  for (uint32_t i = 0; i < n && at < cap; ++i) {
+    const air_target_t* t = &rows[i];
+    if (!(t->flags & AIR_TARGET_F_NPU)) continue;
+    int k = snprintf(buf + at, cap - at, "%s%s", at ? ", " : "", t->name);
+    if (k < 0) break;
+    at += (size_t)k;
+  }
 }
 
 air_txn_geom_t air_npu_device_geom(const air_npu_device_t* d) {

@@ -33,11 +33,11 @@ enum {
   AIR_NPU_FIRST_CORE_ROW = 2,
 };
 
-/* Finds a device by name (npu1, npu1_Ncol N=1..3, npu1_4col = npu1, npu2,
- * npu2_Ncol N=1..7). NULL when unknown. */
-const air_npu_device_t* air_npu_device_find(const char* name, size_t len);
-/* The known names, comma separated, for messages. */
-const char* air_npu_device_names(void);
+/* Fills *out with the NPU model `name` (npu1, npu1_Ncol N=1..3, npu1_4col = npu1,
+ * npu2, npu2_Ncol N=1..7: the target table's Ryzen AI rows); false when unknown. */
+bool air_npu_device_find(const char* name, size_t len, air_npu_device_t* out);
+/* The known names, comma separated, for messages (truncated to cap). */
+void air_npu_device_names(char* buf, size_t cap);
 air_txn_geom_t air_npu_device_geom(const air_npu_device_t* d);
 
 typedef enum air_npu_tile_e {

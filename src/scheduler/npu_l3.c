@@ -66,7 +66,8 @@ typedef struct l3_t {
   const air_allocator_t* a;
   const air_program_t* p;
   const air_target_t* t;
-  const air_npu_device_t* dev;
+  const air_npu_device_t* dev; /* &dev_model */
+  air_npu_device_t dev_model;
   air_txn_t txn;
   int64_t* ival;
   uint8_t* known;
@@ -626,9 +627,9 @@ air_status_t air_npu_l3_lower(const air_allocator_t* a, const air_program_t* p,
   L.a = a;
   L.p = p;
   L.t = t;
-  L.dev = air_npu_device_find(t->name, strlen(t->name));
-  if (!L.dev)
+  if (!air_npu_device_find(t->name, strlen(t->name), &L.dev_model))
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "%s is not an NPU with a TXN stream", t->name);
+  L.dev = &L.dev_model;
   size_t nv = p->n_values ? p->n_values : 1;
   L.ival = air_mem_calloc(a, nv, sizeof *L.ival);
   L.known = air_mem_calloc(a, nv, 1);

@@ -16,22 +16,8 @@ static void buffer_destroy(air_resource_t* r) {
   a.free(a.self, b); /* allocated bytes live in the same block */
 }
 
-static air_status_t buffer_map(air_buffer_t* b, uint64_t offset, uint64_t length,
-                               uint32_t access, void** out_ptr) {
-  (void)length;
-  (void)access;
-  *out_ptr = b->host_ptr ? (char*)b->host_ptr + offset : NULL; /* NULL: empty import */
-  return NULL;
-}
-
-/* Host memory is coherent: nothing to flush. */
-static void buffer_unmap(air_buffer_t* b, void* ptr) {
-  (void)b;
-  (void)ptr;
-}
-
-static const air_buffer_vtable_t k_buffer_vtable = {
-    .resource = {buffer_destroy}, .map = buffer_map, .unmap = buffer_unmap};
+/* Host memory is coherent: the HAL's default map and unmap (NULL) serve. */
+static const air_buffer_vtable_t k_buffer_vtable = {.resource = {buffer_destroy}};
 
 enum { BUFFER_ALIGN = 64 };
 

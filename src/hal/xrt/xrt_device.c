@@ -28,22 +28,9 @@ static void buffer_destroy(air_resource_t* r) {
   a.free(a.self, b);
 }
 
-static air_status_t buffer_map(air_buffer_t* b, uint64_t offset, uint64_t length,
-                               uint32_t access, void** out) {
-  (void)length;
-  (void)access;
-  *out = (char*)b->host_ptr + offset;
-  return NULL;
-}
-
-/* Host-only BOs: the worker syncs around each run, so host access needs nothing. */
-static void buffer_unmap(air_buffer_t* b, void* ptr) {
-  (void)b;
-  (void)ptr;
-}
-
-static const air_buffer_vtable_t k_buffer_vtable = {
-    .resource = {buffer_destroy}, .map = buffer_map, .unmap = buffer_unmap};
+/* Host-only BOs, mapped at allocation: the worker syncs around each run, so host
+ * access needs nothing and the HAL's default map and unmap (NULL) serve. */
+static const air_buffer_vtable_t k_buffer_vtable = {.resource = {buffer_destroy}};
 
 bool air_xrt_is_buffer(const air_resource_t* r) {
   return r->vtable == &k_buffer_vtable.resource;
@@ -384,7 +371,8 @@ static const air_device_vtable_t k_device_vtable = {
  * 0x1502; Strix, Krackan: 0x17f0), unless AIR_XRT_TARGET names one. */
 static const char* detect_target(uint32_t index) {
   const char* env = getenv("AIR_XRT_TARGET");
-  if (env && air_npu_device_find(env, strlen(env))) return env;
+  air_npu_device_t model;
+  if (env && air_npu_device_find(env, strlen(env), &model)) return env;
   char path[128], id[32] = {0};
   snprintf(path, sizeof path, "/sys/class/accel/accel%u/device/device", index);
   FILE* f = fopen(path, "r");
@@ -426,9 +414,9 @@ air_status_t air_xrt_device_open(air_context_t* context, const char* params, con
   }
   d->index = index;
   snprintf(d->target, sizeof d->target, "%s", detect_target(index));
-  const air_npu_device_t* model = air_npu_device_find(d->target, strlen(d->target));
-  snprintf(d->name, sizeof d->name, "xrt:%u (%s NPU, %u columns)", index, d->target,
-           model ? model->cols : 0);
+  air_npu_device_t model;
+  uint32_t cols = air_npu_device_find(d->target, strlen(d->target), &model) ? model.cols : 0;
+  snprintf(d->name, sizeof d->name, "xrt:%u (%s NPU, %u columns)", index, d->target, cols);
   pthread_mutex_init(&d->mu, NULL);
   pthread_cond_init(&d->cv, NULL);
   air_resource_init(&d->base.resource, &k_device_vtable);
@@ -436,7 +424,7 @@ air_status_t air_xrt_device_open(air_context_t* context, const char* params, con
   d->base.allocator = *a;
   d->base.info.driver = "xrt";
   d->base.info.name = d->name;
-  d->base.info.workers = model ? model->cols : 0;
+  d->base.info.workers = cols;
   d->base.info.queue_count = 1;
   if (pthread_create(&d->worker, NULL, air_xrt_worker_main, d) != 0) {
     pthread_cond_destroy(&d->cv);

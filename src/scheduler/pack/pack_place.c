@@ -12,6 +12,7 @@
 
 #include "runtime/base/mem.h"
 #include "scheduler/pack/pack_place.h"
+#include "scheduler/pack/pack_sort.h"
 
 /* Neighbour mode works in units of the alignment, 32 bits wide: 8 bytes a span
  * keep a 62k-buffer plan's state in L2. The planner only uses this mode when
@@ -62,44 +63,7 @@ void pk_place_destroy(pk_place_t* pl) {
 
 uint64_t pk_place_work(const pk_place_t* pl) { return pl->work; }
 
-static void sort_spans(span_t* s, uint32_t n) {
-  /* Quicksort on offsets with an insertion-sort finish; neighbour counts are
-   * small, and qsort's indirect calls would dominate. */
-  while (n > 16) {
-    uint32_t a = s[0].off, b = s[n / 2].off, c = s[n - 1].off;
-    uint32_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-    uint32_t i = 0, j = n - 1;
-    for (;;) {
-      while (s[i].off < pivot) ++i;
-      while (s[j].off > pivot) --j;
-      if (i >= j) break;
-      span_t t = s[i];
-      s[i] = s[j];
-      s[j] = t;
-      ++i;
-      --j;
-    }
-    /* Recurse into the smaller side, loop on the larger. */
-    uint32_t left = j + 1;
-    if (left < n - left) {
-      sort_spans(s, left);
-      s += left;
-      n -= left;
-    } else {
-      sort_spans(s + left, n - left);
-      n = left;
-    }
-  }
-  for (uint32_t i = 1; i < n; ++i) {
-    span_t t = s[i];
-    uint32_t j = i;
-    while (j > 0 && s[j - 1].off > t.off) {
-      s[j] = s[j - 1];
-      --j;
-    }
-    s[j] = t;
-  }
-}
+PK_DEFINE_SORT_BY_OFF(sort_spans, span_t, uint32_t)
 
 /* Gap choice over spans in offset order. */
 typedef struct {

@@ -18,6 +18,7 @@
 
 #include "runtime/base/mem.h"
 #include "scheduler/pack/pack_seq.h"
+#include "scheduler/pack/pack_sort.h"
 
 typedef struct span_t {
   uint64_t off, end;
@@ -123,38 +124,7 @@ static void merge_insert(pk_seq_t* q, uint64_t x, uint64_t e) {
 /* ---- placement ---------------------------------------------------------- */
 
 /* Sorts spans by offset: quicksort, insertion sort for short runs. */
-static void sort_spans(span_t* s, uint32_t n) {
-  while (n > 16) {
-    uint64_t a = s[0].off, b = s[n / 2].off, c = s[n - 1].off;
-    uint64_t pivot = a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b));
-    uint32_t i = 0, j = n - 1;
-    for (;;) {
-      while (s[i].off < pivot) ++i;
-      while (s[j].off > pivot) --j;
-      if (i >= j) break;
-      span_t t = s[i];
-      s[i] = s[j];
-      s[j] = t;
-      ++i;
-      --j;
-    }
-    uint32_t left = j + 1; /* recurse into the smaller side, loop on the larger */
-    if (left < n - left) {
-      sort_spans(s, left);
-      s += left;
-      n -= left;
-    } else {
-      sort_spans(s + left, n - left);
-      n = left;
-    }
-  }
-  for (uint32_t i = 1; i < n; ++i) {
-    span_t t = s[i];
-    uint32_t j = i;
-    for (; j > 0 && s[j - 1].off > t.off; --j) s[j] = s[j - 1];
-    s[j] = t;
-  }
-}
+PK_DEFINE_SORT_BY_OFF(sort_spans, span_t, uint64_t)
 
 /* First-fit for partial buffer b against the through buffers and the placed
  * partial ones it overlaps. */

@@ -621,14 +621,15 @@ static int proxy_step(ix_strand_t* s, ix_proxy_t* P) {
   ix_xfer_t* x = &q->ring[t % depth];
   int64_t idx[AIR_MAX_RANK] = {0};
   lane_index(c, P->p, P->rv, idx);
-  ix_wmsg_t m = {.type = P->put ? IX_W_ACK : IX_W_DATA, .chan = (uint32_t)(c - r->tab.chans),
-                 .id = P->id, .count = x->count, .elem = x->elem, .line = x->line,
-                 .col = x->col};
   ix_wake_t w = {0};
   ix_lock(r);
   if (P->put ? t >= q->head + depth : x->seq != t || x->state != IX_X_FULL)
     return park_io(s, P->put ? IX_WHY_PUT : IX_WHY_GET, NULL, c, q, idx,
                    P->put ? &q->putters : &q->getters[P->rv], t);
+  /* A get's reply says what the put sent (the origin checks it fits). */
+  ix_wmsg_t m = {.type = P->put ? IX_W_ACK : IX_W_DATA, .chan = (uint32_t)(c - r->tab.chans),
+                 .id = P->id, .count = x->count, .elem = x->elem, .line = x->line,
+                 .col = x->col};
   if (P->put) {
     __atomic_store_n(&x->seq, t, __ATOMIC_RELAXED);
     __atomic_store_n(&x->state, (uint8_t)IX_X_FILLING, __ATOMIC_RELEASE);
@@ -638,18 +639,17 @@ static int proxy_step(ix_strand_t* s, ix_proxy_t* P) {
     x->line = P->line;
     x->col = P->col;
     ix_unlock(r);
-    if (x->cap < P->n) { /* the message's buffer becomes the entry's */
+    if (x->cap < P->n) {
+      void* nb = ix_cache_get(r->cache, &r->alloc, P->n);
+      if (!nb) return ix_oom(s);
       cput(r, x->buf, x->cap);
-      x->buf = P->bytes;
+      x->buf = nb;
       x->cap = P->n;
-      P->bytes = NULL;
-    } else if (P->n) {
-      memcpy(x->buf, P->bytes, P->n);
     }
+    if (P->n) memcpy(x->buf, P->bytes, P->n);
     ix_lock(r);
     put_done(r, c, q, x, t, &w);
     ix_unlock(r);
-    m.count = P->count;
     ix_wake_flush(r, &w);
     if (!ix_wire_send(r, P->from, &m, NULL, 0)) return ix_oom(s);
     return IX_CONT;

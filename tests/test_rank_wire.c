@@ -7,8 +7,8 @@
  * generation barrier that gives up when the caller's run fails. So the whole
  * protocol (lane homes, proxies, RESERVE/PUT/GET/ACK/DATA, the courier, waves,
  * DEADLOCK and ABORT) runs in one process, under ASan and TSan (label
- * concurrency). Checks: ring and message passing give every rank its values
- * with blocks of ranks per process; a deadlock across processes fails every
+ * concurrency). Checks: ring, message passing and a broadcast give every rank
+ * its values with blocks of ranks per process; a deadlock across processes fails every
  * process naming the channel and the ranks; an error in one process fails the
  * others naming it; more puts than gets across processes are reported by the
  * lane's home. */
@@ -428,6 +428,27 @@ static void test_message(void** state) {
   }
 }
 
+/* data/rank/broadcast.mlir: one put index reaching all 4 ranks, homed in
+ * process 0; every rank reads both transfers in order. */
+static void test_broadcast(void** state) {
+  (void)state;
+  for (uint32_t P = 2; P <= 4; P += 2) {
+    proc_t* pr = run_all("rank/broadcast.mlir", P, 4, 3);
+    for (uint32_t p = 0; p < P; ++p) {
+      test_check(pr[p].st);
+      pr[p].st = NULL;
+      for (uint32_t k = pr[p].first; k < pr[p].end; ++k) {
+        int32_t y, z;
+        memcpy(&y, pr[p].copy[1][k], 4);
+        memcpy(&z, pr[p].copy[2][k], 4);
+        assert_int_equal(y, 7);
+        assert_int_equal(z, 107);
+      }
+    }
+    free_all(pr, P);
+  }
+}
+
 /* data/rank/deadlock.mlir: every rank sends to rank 0; the others' gets wait
  * forever. Found by the waves (no timeout is set), every process fails with
  * its own report naming @mail. */
@@ -477,6 +498,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring),
       cmocka_unit_test(test_message),
+      cmocka_unit_test(test_broadcast),
       cmocka_unit_test(test_deadlock),
       cmocka_unit_test(test_error_in_one),
       cmocka_unit_test(test_unread),

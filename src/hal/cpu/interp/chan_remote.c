@@ -153,7 +153,15 @@ void ix_chan_remote_reply(ix_run_t* r, uint32_t from, const ix_wmsg_t* m, const 
   ix_wire_recvd_locked(r);
   ix_rop_t* rop = air_ptrmap_get(&r->remote_ops, (void*)(uintptr_t)m->id);
   if (rop && rop->home == from && rop->sent && !rop->done) {
-    if (m->type == IX_W_DATA) {
+    if (m->type == IX_W_DATA &&
+        (m->count < 0 || n != (size_t)m->count * air_elem_size((air_elem_kind_t)m->elem))) {
+      ix_fail_locked(r,
+                     AIR_STATUS(&r->alloc, AIR_STATUS_INTERNAL,
+                                "process %u answered a channel get with %zu bytes for %lld "
+                                "elements",
+                                from, n, (long long)m->count),
+                     &w);
+    } else if (m->type == IX_W_DATA) {
       rop->data = n ? air_mem_alloc(&r->alloc, n) : NULL;
       if (n && !rop->data) {
         ix_fail_locked(r, AIR_STATUS_OOM(&r->alloc, "a channel transfer from another process"),

@@ -42,6 +42,7 @@ static air_status_t describe(air_arena_t* arena, const cg_gpu_plan_t* pl, uint32
   k->spill_bytes = pl->spill_bytes;
   k->n_grid = pl->n_grid;
   for (uint32_t d = 0; d < pl->n_grid; ++d) k->grid[d] = pl->grid[d];
+  k->seg_workgroups = pl->wg_per_launch;
   k->n_args = pl->n_params + (pl->spill_bytes ? 1 : 0);
   k->args = air_arena_alloc(arena, (k->n_args ? k->n_args : 1) * sizeof *k->args);
   if (!k->args) return AIR_STATUS_OOM(NULL, "GPU kernel description");

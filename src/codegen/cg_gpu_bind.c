@@ -78,7 +78,11 @@ LLVMValueRef cg_gpu_value(cg_fn_t* f, air_vid_t v) {
       uint32_t n = owner->iaux[0], k = info->index;
       if (k < n) {
         if (owner->kind == AIR_OP_LAUNCH) return g->launch_ids[k];
-        if (owner->kind == AIR_OP_SEGMENT) return LLVMConstInt(f->m->i64, 0, 0);
+        if (owner->kind == AIR_OP_SEGMENT) {
+          for (uint32_t i = 0; i < g->plan->n_segs; ++i)
+            if (g->plan->segs[i].op == owner && k < 4) return g->seg_ids[i][k];
+          return NULL;
+        }
         return g->level == CG_LVL_HERD && k < 2 ? g->herd_ids[k] : NULL;
       }
       return cg_val(f, k < 2 * n ? owner->operands[k - n] : owner->operands[n + (k - 2 * n)]);

@@ -162,6 +162,51 @@ static void role_if(cg_gpu_t* g, LLVMValueRef cond, role_t role, LLVMValueRef wa
   LLVMPositionBuilderAtEnd(g->f->b, next);
 }
 
+/* A linear index split row-major over `n` constant sizes (the last fastest). */
+static LLVMValueRef split(cg_gpu_t* g, LLVMValueRef lin, uint32_t n, const uint32_t* size,
+                          LLVMValueRef* ids) {
+  LLVMBuilderRef B = g->f->b;
+  for (uint32_t d = n; d-- > 0;) {
+    ids[d] = LLVMBuildURem(B, lin, cg_gpu_i64(g, size[d]), "seg.id");
+    lin = LLVMBuildUDiv(B, lin, cg_gpu_i64(g, size[d]), "");
+  }
+  return lin;
+}
+
+/* The launch and segment ids from the workgroup id (cg_gpu_grid.c): with an XCD
+ * segment, its instance is the id modulo the XCD count (the round-robin order in
+ * which the GPU hands workgroups to XCDs) and padding workgroups end here; the
+ * rest, row-major over the launch's dimensions then the other segments',
+ * innermost fastest. */
+static void emit_ids(cg_gpu_t* g, LLVMValueRef wg64) {
+  cg_fn_t* f = g->f;
+  LLVMBuilderRef B = f->b;
+  const cg_gpu_plan_t* pl = g->plan;
+  LLVMValueRef lin = wg64;
+  if (pl->xcd_seg >= 0) {
+    const cg_gpu_seg_t* x = &pl->segs[pl->xcd_seg];
+    LLVMValueRef xi = LLVMBuildURem(B, lin, cg_gpu_i64(g, pl->xcds), "xcd");
+    lin = LLVMBuildUDiv(B, lin, cg_gpu_i64(g, pl->xcds), "");
+    if (x->instances < pl->xcds) {
+      LLVMBasicBlockRef pad = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "xcd.pad");
+      LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "xcd.run");
+      LLVMBuildCondBr(B, LLVMBuildICmp(B, LLVMIntULT, xi, cg_gpu_i64(g, x->instances), ""), go, pad);
+      LLVMPositionBuilderAtEnd(B, pad);
+      LLVMBuildRetVoid(B);
+      LLVMPositionBuilderAtEnd(B, go);
+    }
+    split(g, xi, x->n_dims, x->size, g->seg_ids[pl->xcd_seg]);
+  }
+  for (uint32_t i = pl->n_segs; i-- > 0;)
+    if ((int32_t)i != pl->xcd_seg) lin = split(g, lin, pl->segs[i].n_dims, pl->segs[i].size, g->seg_ids[i]);
+  for (uint32_t d = pl->n_grid; d-- > 0;) {
+    LLVMValueRef sz = pl->grid[d].param == UINT32_MAX ? cg_gpu_i64(g, pl->grid[d].value)
+                                                      : cg_gpu_target_kernarg(g, pl->grid[d].param, false, 0);
+    g->launch_ids[d] = d ? LLVMBuildURem(B, lin, sz, "") : lin;
+    if (d) lin = LLVMBuildUDiv(B, lin, sz, "");
+  }
+}
+
 static void emit_kernel(cg_gpu_t* g, const char* name) {
   cg_fn_t* f = g->f;
   air_cg_module_t* m = f->m;
@@ -189,13 +234,7 @@ static void emit_kernel(cg_gpu_t* g, const char* name) {
   if (pl->spill_bytes)
     g->spill = cg_gpu_gep(g, cg_gpu_target_kernarg(g, pl->n_params, true, CG_GPU_SPILL),
                           LLVMBuildMul(B, wg64, cg_gpu_i64(g, (int64_t)pl->spill_bytes), ""));
-  LLVMValueRef lin = wg64;
-  for (uint32_t d = pl->n_grid; d-- > 0;) {
-    LLVMValueRef sz = pl->grid[d].param == UINT32_MAX ? cg_gpu_i64(g, pl->grid[d].value)
-                                                      : cg_gpu_target_kernarg(g, pl->grid[d].param, false, 0);
-    g->launch_ids[d] = d ? LLVMBuildURem(B, lin, sz, "") : lin;
-    if (d) lin = LLVMBuildUDiv(B, lin, sz, "");
-  }
+  emit_ids(g, wg64);
   /* LDS control words and channel state start at zero. */
   if (pl->mapping == AIR_GPU_MAP_WAVES) {
   cg_gpu_loop_t l;

@@ -4,6 +4,8 @@
  *   cg_gpu_plan.c    one launch analysed: roles, the mapping, the memory plan
  *                    (LDS, L2 spill, private), channels, kernel arguments; what a
  *                    GPU kernel cannot do is refused here, at the op
+ *   cg_gpu_grid.c    the segment chain: segment instances -> workgroups (the
+ *                    MI3xx XCD mapping), checked against the target's XCDs/CUs
  *   cg_gpu_target.c  what differs between amdgcn and the host workgroup simulator
  *                    (ids, barriers, sleep-waits, traps, LDS) and the low-level
  *                    pieces built on it (atomics, access patterns, copy loops)
@@ -54,13 +56,39 @@ enum {
   CG_CTL_BYTES = 16,        /* u32 segment_started, herd_started, herd_done, segment_done */
 };
 
+/* One segment of the launch's chain of nested segments (outermost first); its
+ * iteration space is static. The innermost segment's instance is one workgroup;
+ * an outer instance spans the workgroups of every segment inside it. */
+enum { CG_GPU_MAX_SEGS = 4 };
+typedef struct cg_gpu_seg_t {
+  const air_op_t* op;
+  uint32_t n_dims;
+  uint32_t size[4];
+  uint32_t instances;       /* product of size */
+  bool xcd;                 /* backend-granularity = XCD: one instance per XCD */
+} cg_gpu_seg_t;
+
+/* What the walk saw at each depth (0: the launch body, d: inside segs[d - 1])
+ * that the segment chain decides on (cg_gpu_grid_finish). */
+typedef struct cg_gpu_depth_use_t {
+  const air_op_t* effect;   /* first op with effects (store, DMA, linalg, channel) */
+  const air_op_t* l2;       /* first L2 allocation */
+  const air_op_t* herd;     /* first herd */
+} cg_gpu_depth_use_t;
+
 typedef struct cg_gpu_plan_t {
   const air_program_t* p;
   const air_target_t* t;
   const air_op_t* func;
   const air_op_t* launch;
-  const air_op_t* segment;
+  const air_op_t* segment;  /* the innermost segment */
   const air_op_t* herd;     /* the (first) herd */
+  uint32_t n_segs;
+  cg_gpu_seg_t segs[CG_GPU_MAX_SEGS];
+  uint32_t seg_instances;   /* segment instances per launch instance */
+  int32_t xcd_seg;          /* index into segs of the XCD segment, or -1 */
+  uint32_t xcds;            /* the target's XCDs (the grid's round-robin period) */
+  uint32_t wg_per_launch;   /* workgroups per launch instance (XCD padding included) */
   uint32_t mapping;         /* air_gpu_mapping_t */
   uint32_t wave_size, workgroup;
   uint32_t fixed_roles, pes, pes_per_wave;
@@ -86,6 +114,17 @@ const cg_gpu_chan_t* cg_gpu_plan_chan(const cg_gpu_plan_t* plan, const char* sym
 /* The HIER op whose body (directly or nested) holds `op`, or NULL. */
 const air_op_t* cg_gpu_enclosing_hier(const air_op_t* op);
 
+/* cg_gpu_grid.c: `seg`, met at `depth` (segments around it), added to the chain
+ * (sizes, backend-granularity); then, after the walk, the chain's workgroups and
+ * limits, and what the levels above the innermost segment may hold (`use` has
+ * n_segs + 1 entries). */
+air_status_t cg_gpu_grid_add(cg_gpu_plan_t* pl, const air_op_t* seg, uint32_t depth);
+air_status_t cg_gpu_grid_finish(cg_gpu_plan_t* pl, const cg_gpu_depth_use_t* use,
+                                const air_op_t* first_channel_op);
+/* A size known at compile time: a constant, or a hierarchy size block argument
+ * bound to one. */
+bool cg_gpu_const_of(const air_program_t* p, air_vid_t v, int64_t* out);
+
 /*--- the kernel being emitted ---------------------------------------------------*/
 
 typedef enum { CG_GPU_TARGET_AMDGCN = 0, CG_GPU_TARGET_SIM = 1 } cg_gpu_target_kind_t;
@@ -100,6 +139,7 @@ typedef struct cg_gpu_t {
   LLVMValueRef lds;         /* LDS base (addrspace 3 on amdgcn) */
   LLVMValueRef spill;       /* this workgroup's spill slice, or NULL */
   LLVMValueRef launch_ids[3];
+  LLVMValueRef seg_ids[CG_GPU_MAX_SEGS][4]; /* i64, from the workgroup id */
   LLVMValueRef herd_ids[2]; /* set in a PE's code */
   LLVMValueRef pe;          /* i32 PE index (waves mapping, in a PE's code) */
   LLVMValueRef uniform_first; /* i1: the work-item that does single writes (threads mapping) */

@@ -1,5 +1,6 @@
 /* cg_gpu_plan.c - one launch analysed for a GPU kernel (cg_gpu_kernel.h): its
- * segment and herds, the mapping (PE -> thread, or PE -> wave when channels tie
+ * chain of segments (cg_gpu_grid.c lays their instances out as workgroups) and
+ * herds, the mapping (PE -> thread, or PE -> wave when channels tie
  * the levels together), the LDS / spill / private place of every L1 and L2
  * buffer, the LDS state of every channel, and the grid. Whatever a GPU kernel
  * cannot do is refused here, at the op, before any IR is built. */
@@ -17,6 +18,9 @@ typedef struct planner_t {
   bool channels;            /* a put or get anywhere in the launch */
   bool launch_work, segment_work;
   uint32_t cap_bufs, cap_chans;
+  uint32_t depth;           /* segments around the op being walked */
+  cg_gpu_depth_use_t use[CG_GPU_MAX_SEGS + 1];
+  const air_op_t* first_chan; /* the first channel put/get */
 } planner_t;
 
 #define REFUSE(P, op, ...) \
@@ -56,23 +60,6 @@ static air_status_t trace_size(planner_t* P, const air_op_t* at, air_vid_t v, ai
   return REFUSE(P, at, "a GPU grid's size must be a constant or an entry parameter");
 }
 
-/* A static size (herd, segment) known at compile time. */
-static bool const_of(const air_program_t* p, air_vid_t v, int64_t* out) {
-  const air_value_info_t* info = air_ir_value(p, v);
-  if (info->def && info->def->kind == AIR_OP_CONSTANT) {
-    *out = info->def->value.i;
-    return true;
-  }
-  if (!info->def && info->block && info->block->parent &&
-      air_opkind_class(info->block->parent->kind) == AIR_OPC_HIER) {
-    const air_op_t* h = info->block->parent;
-    uint32_t n = h->iaux[0], k = info->index;
-    if (k >= n && k < 2 * n) return const_of(p, h->operands[k - n], out);
-    if (k >= 2 * n) return const_of(p, h->operands[n + (k - 2 * n)], out);
-  }
-  return false;
-}
-
 /* A memref type a kernel can address: static shape, identity layout. */
 static air_status_t check_memref(planner_t* P, const air_op_t* at, air_vid_t v) {
   const air_type_info_t* t = air_ir_type(P->p, air_ir_value_type(P->p, v));
@@ -107,6 +94,7 @@ static air_status_t add_buf(planner_t* P, const air_op_t* alloc, uint32_t level)
     if (level == CG_LVL_HERD)
       return REFUSE(P, alloc, "an L2 buffer allocated inside a herd: on the GPU L2 is the "
                               "workgroup's LDS, allocated by the segment or launch body");
+    if (!P->use[P->depth].l2) P->use[P->depth].l2 = alloc;
     where = CG_GPU_LDS;
   } else {
     return REFUSE(P, alloc, "an L3 allocation inside a GPU kernel: allocate L3 buffers at the "
@@ -183,11 +171,21 @@ static bool is_work(const air_op_t* op) {
   }
 }
 
+/* An op whose effect must happen once per instance of its level. */
+static bool has_effect(const air_op_t* op) {
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_STORE: case AIR_OPC_DMA: case AIR_OPC_CHANNEL_IO: case AIR_OPC_LINALG:
+      return true;
+    default: return false;
+  }
+}
+
 static air_status_t walk_block(planner_t* P, const air_block_t* b, uint32_t level);
 
 static air_status_t walk_op(planner_t* P, const air_op_t* op, uint32_t level) {
   if (level == CG_LVL_LAUNCH && is_work(op)) P->launch_work = true;
   if (level == CG_LVL_SEGMENT && is_work(op)) P->segment_work = true;
+  if (level != CG_LVL_HERD && has_effect(op) && !P->use[P->depth].effect) P->use[P->depth].effect = op;
   if (op->flags & (AIR_OPF_SRC_RANK | AIR_OPF_DST_RANK))
     return REFUSE(P, op, "ranks (src_rank/dst_rank) inside a GPU kernel");
   switch (air_opkind_class(op->kind)) {
@@ -223,6 +221,7 @@ static air_status_t walk_op(planner_t* P, const air_op_t* op, uint32_t level) {
       return check_memref(P, op, op->operands[1]);
     case AIR_OPC_CHANNEL_IO:
       P->channels = true;
+      if (!P->first_chan) P->first_chan = op;
       return add_chan(P, op, level);
     case AIR_OPC_LINALG:
       if (op->kind == AIR_OP_GENERIC)
@@ -231,18 +230,12 @@ static air_status_t walk_op(planner_t* P, const air_op_t* op, uint32_t level) {
       return NULL;
     case AIR_OPC_HIER:
       if (op->kind == AIR_OP_SEGMENT) {
-        if (level != CG_LVL_LAUNCH || P->pl->segment)
-          return REFUSE(P, op, "a GPU kernel holds one segment, directly in its launch (nested "
-                               "or several segments, e.g. the MI3xx four-level mapping, are not "
-                               "supported yet)");
-        for (uint32_t d = 0; d < op->iaux[0]; ++d) {
-          int64_t n;
-          if (!const_of(P->p, op->operands[d], &n) || n != 1)
-            return REFUSE(P, op, "a segment with an iteration space on the GPU is not supported "
-                                 "yet (each instance would be a workgroup of its own)");
-        }
-        P->pl->segment = op;
-        return walk_block(P, op->regions[0], CG_LVL_SEGMENT);
+        if (level == CG_LVL_HERD) return REFUSE(P, op, "a segment inside a herd");
+        AIR_RETURN_IF_ERROR(cg_gpu_grid_add(P->pl, op, P->depth));
+        P->depth++;
+        air_status_t s = walk_block(P, op->regions[0], CG_LVL_SEGMENT);
+        P->depth--;
+        return s;
       }
       if (op->kind == AIR_OP_HERD) {
         if (level != CG_LVL_SEGMENT) return REFUSE(P, op, "a herd outside a segment");
@@ -253,10 +246,11 @@ static air_status_t walk_op(planner_t* P, const air_op_t* op, uint32_t level) {
         if (op->iaux[0] > 2) return REFUSE(P, op, "a herd of more than 2 dimensions");
         for (uint32_t d = 0; d < op->iaux[0]; ++d) {
           int64_t n;
-          if (!const_of(P->p, op->operands[d], &n) || n < 1 || n > 1024)
+          if (!cg_gpu_const_of(P->p, op->operands[d], &n) || n < 1 || n > 1024)
             return REFUSE(P, op, "a GPU herd's size must be a constant in 1..1024");
           sz[d] = (uint32_t)n;
         }
+        if (!P->use[P->depth].herd) P->use[P->depth].herd = op;
         if (!P->pl->herd) {
           P->pl->herd = op;
           P->pl->herd_size[0] = sz[0];
@@ -317,7 +311,12 @@ air_status_t cg_gpu_plan(const air_allocator_t* a, const air_program_t* p, const
   pl->func = func;
   pl->launch = launch;
   pl->n_params = func->iaux[0];
-  planner_t P = {a, pl, p, 0, false, false, false, 0, 0};
+  pl->xcd_seg = -1;
+  planner_t P;
+  memset(&P, 0, sizeof P);
+  P.a = a;
+  P.pl = pl;
+  P.p = p;
   air_status_t s = NULL;
   if (launch->iaux[0] > 3) s = REFUSE(&P, launch, "a launch of more than 3 dimensions");
   if (!s && launch->n_regions != 1) s = REFUSE(&P, launch, "a launch without a body");
@@ -327,6 +326,7 @@ air_status_t cg_gpu_plan(const air_allocator_t* a, const air_program_t* p, const
   if (!s) s = walk_block(&P, launch->regions[0], CG_LVL_LAUNCH);
   if (!s && !pl->segment) s = REFUSE(&P, launch, "a GPU kernel needs a segment in its launch");
   if (!s && !pl->herd) s = REFUSE(&P, pl->segment, "a GPU kernel needs a herd in its segment");
+  if (!s) s = cg_gpu_grid_finish(pl, P.use, P.first_chan);
   if (s) goto fail;
   pl->wave_size = t->wave_size ? t->wave_size : 64;
   if (P.channels) {
@@ -336,6 +336,12 @@ air_status_t cg_gpu_plan(const air_allocator_t* a, const air_program_t* p, const
     pl->launch_role = P.launch_work;
     pl->segment_role = P.segment_work;
     pl->fixed_roles = (uint32_t)pl->launch_role + (uint32_t)pl->segment_role;
+    if (pl->n_segs != 1) {
+      s = REFUSE(&P, pl->segs[1].op, "with channels, a GPU kernel holds one segment, directly in "
+                                     "its launch (the segment body gets a wave of its own; nested "
+                                     "segments with channels are not supported yet)");
+      goto fail;
+    }
     if (P.n_herds != 1 || pl->herd->parent != pl->segment->regions[0]) {
       s = REFUSE(&P, pl->herd, "with channels, a GPU segment holds exactly one herd, directly in "
                                "its body (each PE gets a wave for the whole kernel)");

@@ -51,7 +51,11 @@ typedef struct air_gpu_kernel_t {
                               (LLVM promotes private arrays), dispatch uses its */
   uint64_t spill_bytes;    /* L2 in global memory, per workgroup (0: none) */
   uint32_t n_grid;         /* launch dimensions, 0..3 */
-  air_gpu_size_t grid[3];  /* workgroups = prod(grid) (1 when n_grid is 0) */
+  air_gpu_size_t grid[3];  /* launch instances = prod(grid) (1 when n_grid is 0) */
+  /* Workgroups per launch instance: its segment instances (nested segments with
+   * iteration spaces), padded to the XCD count when a segment has
+   * backend-granularity = XCD; workgroups = prod(grid) * seg_workgroups. */
+  uint32_t seg_workgroups;
   uint32_t n_args;         /* kernarg size = 8 * n_args */
   air_gpu_arg_t* args;
 } air_gpu_kernel_t;

@@ -377,7 +377,7 @@ static void scalar_bytes(const air_hsa_src_t* s, const air_arg_t* args, uint32_t
 }
 
 static int64_t gen_workgroups(const air_gpu_kernel_t* g, const air_arg_t* args) {
-  int64_t n = 1;
+  int64_t n = g->seg_workgroups ? g->seg_workgroups : 1;
   for (uint32_t d = 0; d < g->n_grid; ++d) {
     int64_t s = g->grid[d].param == UINT32_MAX ? g->grid[d].value : args[g->grid[d].param].i;
     if (s < 1 || (n *= s) > UINT32_MAX) return -1;
@@ -391,8 +391,9 @@ uint64_t air_hsa_launch_spill_bytes(const air_hsa_launch_t* l, const air_arg_t* 
   return n < 1 ? 0 : (uint64_t)n * l->gen->spill_bytes;
 }
 
-/* A generated kernel: 8-byte slots (memref addresses, int64 words, doubles), one
- * workgroup per launch instance. */
+/* A generated kernel: 8-byte slots (memref addresses, int64 words, doubles),
+ * seg_workgroups workgroups per launch instance (one per innermost segment
+ * instance, docs/gpu.md). */
 static air_status_t pack_generated(const air_allocator_t* a, const air_hsa_launch_t* l,
                                    const air_arg_t* args, void* spill, void* out, uint32_t grid[3],
                                    uint16_t workgroup[3]) {

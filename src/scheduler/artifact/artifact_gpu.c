@@ -44,7 +44,7 @@ air_status_t air_art_gpu_encode(const air_allocator_t* a, const air_gpu_code_t* 
     const air_gpu_kernel_t* k = &code->kernels[i];
     const uint32_t w[12] = {k->cmd, k->object, k->mapping, k->workgroup_size, k->wave_size,
                             k->fixed_roles, k->pes, k->pes_per_wave, k->lds_bytes, k->n_grid,
-                            k->n_args, 0};
+                            k->n_args, k->seg_workgroups};
     for (int j = 0; j < 12; ++j) put32(at + 4 * j, w[j]);
     put64(at + 48, k->spill_bytes);
     for (int d = 0; d < 3; ++d) {
@@ -122,6 +122,8 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
     k->lds_bytes = get32(at + 32);
     k->n_grid = get32(at + 36);
     k->n_args = get32(at + 40);
+    /* Written as 0 before segments had iteration spaces on the GPU: one. */
+    k->seg_workgroups = get32(at + 44) ? get32(at + 44) : 1;
     k->spill_bytes = get64(at + 48);
     if (k->cmd >= s->n_cmds || (i && k->cmd <= c->kernels[i - 1].cmd))
       return BAD("kernel %u: command %u out of order or range", i, k->cmd);
@@ -135,6 +137,8 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
       return BAD("kernel %u: %u PEs, %u per wave, %u roles", i, k->pes, k->pes_per_wave, k->fixed_roles);
     if (k->lds_bytes > (1u << 20) || k->spill_bytes > (1ull << 40))
       return BAD("kernel %u: LDS %u, spill %llu bytes", i, k->lds_bytes, (unsigned long long)k->spill_bytes);
+    if (k->seg_workgroups > 65536 * 8)
+      return BAD("kernel %u: %u workgroups per launch instance", i, k->seg_workgroups);
     if (k->n_grid > 3 || k->n_args > 65) return BAD("kernel %u: %u grid dims, %u arguments", i, k->n_grid, k->n_args);
     for (uint32_t d = 0; d < 3; ++d) {
       k->grid[d].param = get32(at + 56 + 16 * d);

@@ -9,7 +9,8 @@
  *                 kernel's arguments, 8 bytes each (kind u32, param u32)
  *
  * A kernel record: cmd, object, mapping, workgroup_size, wave_size, fixed_roles,
- * pes, pes_per_wave, lds_bytes, n_grid, n_args, reserved (u32 each), spill_bytes
+ * pes, pes_per_wave, lds_bytes, n_grid, n_args, seg_workgroups (u32 each; 0 in
+ * tables written before segments had iteration spaces, read as 1), spill_bytes
  * (u64), grid[3] as (param u32, reserved u32, value i64), name [64]. The reader
  * checks the table's shape against the schedule (commands, counts, sizes, names);
  * the code objects themselves are checked by the code-object reader when the hsa

@@ -299,6 +299,11 @@ typedef struct proc_t {
  * of the fake transport, as air-run would under mpirun. */
 static void* process_main(void* arg) {
   proc_t* pr = arg;
+  /* Set-up one process at a time: the JIT (LLVM, not instrumented) compiling in
+   * two threads at once is reported by TSan inside LLVM; the processes only
+   * need to run at the same time. */
+  static pthread_mutex_t setup = PTHREAD_MUTEX_INITIALIZER;
+  pthread_mutex_lock(&setup);
   air_context_t* ctx;
   test_check(air_context_create(NULL, NULL, &ctx));
   air_program_t* p;
@@ -307,6 +312,7 @@ static void* process_main(void* arg) {
   air_executable_t* exe;
   test_check(air_device_open(ctx, "cpu", &dev));
   test_check(air_executable_create(dev, p, 0, &exe));
+  pthread_mutex_unlock(&setup);
   air_rank_copies_t* copies;
   test_check(air_rank_copies_create(ctx, &copies));
   static _Thread_local char host[MAXB][BUFB];
@@ -344,8 +350,10 @@ static void* process_main(void* arg) {
   air_semaphore_release(sem);
   air_command_buffer_release(cb);
   for (uint32_t i = 0; i < pr->n_bufs; ++i) air_buffer_release(buf[i]);
+  pthread_mutex_lock(&setup);
   air_executable_release(exe);
   air_device_release(dev);
+  pthread_mutex_unlock(&setup);
   air_rank_copies_destroy(copies);
   air_program_destroy(p);
   air_context_destroy(ctx);

@@ -21,7 +21,10 @@ if(TARGET airrt_codegen AND TARGET air_soft_hsa_rt)
                  "matmul_4x4;${PROJECT_SOURCE_DIR}/samples/matmul_4x4.mlir;2"
                  # segments with iteration spaces: nested (gfx90a), XCD-padded (gfx940's 6 XCDs)
                  "nested_segments;${CMAKE_CURRENT_SOURCE_DIR}/data/gpu/nested_segments.mlir;1,2"
-                 "xcd_padded;${CMAKE_CURRENT_SOURCE_DIR}/data/gpu/xcd_padded.mlir;1,2;gfx940;none")
+                 "xcd_padded;${CMAKE_CURRENT_SOURCE_DIR}/data/gpu/xcd_padded.mlir;1,2;gfx940;none"
+                 # linalg.generic: in a herd and in a segment; a bf16 GEMM with a reduction
+                 "generic;${CMAKE_CURRENT_SOURCE_DIR}/data/gpu/generic.mlir;2,3"
+                 "generic_bf16;${CMAKE_CURRENT_SOURCE_DIR}/data/programs/linalg_generic_bf16.mlir;3")
       list(GET case 0 name)
       list(GET case 1 prog)
       list(GET case 2 arg)

@@ -31,3 +31,8 @@ set_tests_properties(test_interp_reports PROPERTIES LABELS "concurrency")
 air_add_test(test_constructs_run ${CMAKE_CURRENT_SOURCE_DIR}/test_constructs_run.c)
 set_tests_properties(test_constructs_run PROPERTIES LABELS "concurrency")
 target_link_libraries(test_constructs_run PRIVATE m)
+# The rendezvous and hand-off path (issue 14): async ops spawned parked on
+# their dependency (and the deadlock report naming them), small transfers
+# copied under the run lock next to larger ones, broadcast, chains of async ops.
+air_add_test(test_interp_handoff ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_handoff.c)
+set_tests_properties(test_interp_handoff PROPERTIES LABELS "concurrency")

@@ -11,7 +11,8 @@
  *     workgroup w runs XCD instance w mod 8 (the GPU's round-robin);
  *   - the padded XCD layout: padding workgroups do nothing;
  *   - the limits (XCDs, CUs per XCD, CUs) and what an outer segment cannot hold,
- *     refused at the op with the status the plan gives.
+ *     refused at the op with the status the plan gives; on gfx942 without its
+ *     toolchain, the program's errors before the toolchain's.
  * End-to-end runs against the CPU driver are tests/air_run/gpu.sh (gpu.cmake). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -425,11 +426,44 @@ static void test_limits_inclusive(void** state) {
   air_program_destroy(p);
 }
 
+/* gfx942 without ROCm: a program that breaks mi300x's limits hears about its
+ * segment, not about the missing toolchain; a good one hears about the toolchain. */
+static void test_plan_before_toolchain(void** state) {
+  air_context_t* ctx = *state;
+  const char* r = getenv("AIR_ROCM_PATH");
+  FILE* rocm = fopen("/opt/rocm/llvm/bin/clang", "rb");
+  if (rocm) fclose(rocm);
+  if ((r && *r) || rocm || getenv("ROCM_PATH")) skip();
+  const air_target_t* t = NULL;
+  assert_null(air_target_lookup(NULL, "mi300x", &t));
+  for (int good = 0; good < 2; ++good) {
+    /* 9 XCD instances of one CU each: 9 CUs fit the device, so the scheduler's
+     * footprint check passes, but there are 8 XCDs. */
+    char* text = good ? text_of(AIR_GPU_DATA_DIR "/mi300x_four_level.mlir", NULL, NULL)
+                      : strdup(SEG_PROGRAM("backend-granularity=XCD", "9", "1", "", "", ""));
+    air_program_t* p = parse(ctx, text, "four.mlir");
+    free(text);
+    air_schedule_t* sc = NULL;
+    air_status_t s = air_schedule_compile(air_context_allocator(ctx), p, NULL, t, &sc);
+    if (s) fail_msg("schedule: %s", air_status_message(s));
+    s = air_cg_gpu_compile_found(NULL, p, sc, t, NULL);
+    assert_non_null(s);
+    const char* m = air_status_message(s);
+    if (good ? air_status_code(s) != AIR_STATUS_UNAVAILABLE || !strstr(m, "gfx942 needs LLVM 17")
+             : air_status_code(s) != AIR_STATUS_RESOURCE_EXHAUSTED || !strstr(m, "four.mlir:5:") ||
+                   !strstr(m, "has 9 instances, but mi300x has 8 XCDs"))
+      fail_msg("%s: %s", good ? "good" : "9 XCDs", m);
+    air_status_free(s);
+    air_schedule_free(sc);
+    air_program_destroy(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_every_target),      cmocka_unit_test(test_four_level_mi300x),
       cmocka_unit_test(test_xcd_padding),       cmocka_unit_test(test_refusals),
-      cmocka_unit_test(test_limits_inclusive),
+      cmocka_unit_test(test_limits_inclusive),  cmocka_unit_test(test_plan_before_toolchain),
   };
   return cmocka_run_group_tests(tests, test_context_setup, test_context_teardown);
 }

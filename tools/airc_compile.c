@@ -63,8 +63,8 @@ static air_status_t gpu_kernels(air_context_t* ctx, air_program_t* prog, air_sch
             st.codegen_ns / 1e6, st.link_ns / 1e6);
     for (uint32_t i = 0; sched->gpu && i < sched->gpu->n_kernels; ++i) {
       const air_gpu_kernel_t* k = &sched->gpu->kernels[i];
-      fprintf(stderr, "  %s: command %u, %s mapping, %u workgroup(s) per launch instance of %u "
-                      "(wave %u), LDS %u bytes, spill %llu bytes/workgroup, %u kernel arguments, "
+      fprintf(stderr, "  %s: command %u, %s mapping, %u workgroup(s) of %u work-items per launch "
+                      "instance (wave %u), LDS %u bytes, spill %llu bytes/workgroup, %u kernel arguments, "
                       "code object %llu bytes\n",
               k->name, k->cmd, k->mapping == AIR_GPU_MAP_WAVES ? "wave" : "thread",
               k->seg_workgroups, k->workgroup_size, k->wave_size, k->lds_bytes, (unsigned long long)k->spill_bytes,

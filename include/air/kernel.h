@@ -68,7 +68,8 @@ typedef struct air_kernel_call_t {
 
 /* A kernel. Return NULL on success or a failed status (e.g. made with
  * air_status_make): the run fails with it, and every waiter receives it. A kernel
- * may run on any worker thread, concurrently with other calls of itself. */
+ * may run on any worker thread (or, on the cpu device, on the thread that
+ * submitted the work), concurrently with other calls of itself. */
 typedef air_status_t (*air_kernel_fn_t)(void* user_data, const air_kernel_call_t* call);
 
 /* Registers `fn` under `name` (a func.call callee such as "scale_tile", or a

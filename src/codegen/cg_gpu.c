@@ -184,13 +184,38 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* allocator, const air_prog
   return st;
 }
 
+/* Every launch of the entry planned and dropped: what the program cannot do on
+ * `t`, found without a toolchain. */
+static air_status_t plan_all(const air_allocator_t* a, const air_program_t* p, const char* entry,
+                             const air_target_t* t) {
+  const air_op_t* func = find_func(p, entry);
+  if (!func) return NULL; /* air_cg_gpu_compile says so */
+  for (const air_op_t* o = func->regions[0]->first; o; o = o->next) {
+    if (o->kind != AIR_OP_LAUNCH) continue;
+    cg_gpu_plan_t pl;
+    AIR_RETURN_IF_ERROR(cg_gpu_plan(a, p, func, o, t, &pl));
+    cg_gpu_plan_free(a, &pl);
+  }
+  return NULL;
+}
+
 air_status_t air_cg_gpu_compile_found(const air_allocator_t* a, const air_program_t* p,
                                       air_schedule_t* sc, const air_target_t* t,
                                       air_cg_gpu_stats_t* stats) {
   if (!t->gfx || t->kind != AIR_TARGET_GPU)
     return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "target %s is not an AMD GPU", t->name);
   air_cg_gpu_toolchain_t tc;
-  AIR_RETURN_IF_ERROR(air_cg_gpu_toolchain_find(a, t->gfx, &tc));
+  air_status_t ts = air_cg_gpu_toolchain_find(a, t->gfx, &tc);
+  if (ts) {
+    /* The program's own errors first (mi300x's limits on a machine without the
+     * LLVM gfx942 needs, say): they need fixing whatever the toolchain. */
+    air_allocator_t sys;
+    if (!a) air_allocator_init_system(&sys);
+    air_status_t ps = plan_all(a ? a : &sys, p, sc->entry, t);
+    if (!ps) return ts;
+    air_status_free(ts);
+    return ps;
+  }
   air_status_t st = air_cg_gpu_compile(a, p, sc, t, &tc, stats);
   if (stats) snprintf(stats->toolchain, sizeof stats->toolchain, "%s", tc.describe);
   return st;

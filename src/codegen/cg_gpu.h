@@ -52,7 +52,8 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* a, const air_program_t* p
                                 air_cg_gpu_stats_t* stats);
 
 /* The gpu_compile hook (hal/compiled.h): the toolchain found for target->gfx,
- * then air_cg_gpu_compile. */
+ * then air_cg_gpu_compile. Without a toolchain for it, the program's own errors
+ * (every launch planned) come before the toolchain's. */
 air_status_t air_cg_gpu_compile_found(const air_allocator_t* a, const air_program_t* p,
                                       air_schedule_t* schedule, const air_target_t* t,
                                       air_cg_gpu_stats_t* stats);

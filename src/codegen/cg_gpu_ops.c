@@ -2,8 +2,9 @@
  * ext_op hook, cg_gpu_kernel.h): the hierarchy (segment bodies inline, herds as
  * phases or as roles), channels as LDS rendezvous slots, DMA as copy loops,
  * execute regions inline, wait_all, scf.parallel as loops, linalg fill / copy /
- * matmul as loops. Async ops run in program order on their work-item: tokens need
- * no run-time form, except a segment's or herd's, which waits on an LDS flag.
+ * matmul as loops, linalg.generic through the shared emitter (cg_linalg.c).
+ * Async ops run in program order on their work-item: tokens need no run-time
+ * form, except a segment's or herd's, which waits on an LDS flag.
  *
  * Channel protocol (one instance = tickets + `depth` slots in LDS). Each side
  * takes a ticket t (atomic add), uses slot t % depth in round r = t / depth:
@@ -297,6 +298,27 @@ static int64_t elems_of(const air_program_t* p, air_vid_t v, int64_t* shape, uin
   return n;
 }
 
+/* linalg.generic through the shared emitter (cg_linalg.c: the interpreter's
+ * semantics, loops in order): one work-item runs it - a PE inside its herd, a
+ * role's lane in the waves mapping, work-item 0 for the workgroup outside herds
+ * in the threads mapping, before the barrier every shared op ends with (its
+ * iterations may reduce into the outputs, so they are not shared out). */
+static void emit_generic(cg_gpu_t* g, const air_op_t* op) {
+  cg_fn_t* f = g->f;
+  if (!g->all_items) {
+    cg_emit_generic(f, op);
+    return;
+  }
+  LLVMBasicBlockRef one = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "generic.one");
+  LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(f->m->ctx, f->fn, "generic.join");
+  LLVMBuildCondBr(f->b, g->uniform_first, one, join);
+  LLVMPositionBuilderAtEnd(f->b, one);
+  cg_emit_generic(f, op);
+  if (f->st) return;
+  LLVMBuildBr(f->b, join);
+  LLVMPositionBuilderAtEnd(f->b, join); /* emit_linalg's barrier follows */
+}
+
 static void emit_linalg(cg_gpu_t* g, const air_op_t* op) {
   cg_fn_t* f = g->f;
   LLVMBuilderRef B = f->b;
@@ -304,7 +326,9 @@ static void emit_linalg(cg_gpu_t* g, const air_op_t* op) {
   cg_gpu_share(g, &lane, &lanes);
   LLVMValueRef lane64 = LLVMBuildZExt(B, lane, f->m->i64, ""), lanes64 = LLVMBuildZExt(B, lanes, f->m->i64, "");
   uint32_t n_in = op->iaux[0];
-  if (op->kind == AIR_OP_FILL) {
+  if (op->kind == AIR_OP_GENERIC) {
+    emit_generic(g, op);
+  } else if (op->kind == AIR_OP_FILL) {
     if (n_in != 1 || op->n_operands != 2) { cg_unsupported(f, op, "linalg.fill's form"); return; }
     uint32_t xe = cg_value_elem(f->p, op->operands[0]);
     cg_mem_t* out = mem(g, op, op->operands[1]);

@@ -224,8 +224,10 @@ static air_status_t walk_op(planner_t* P, const air_op_t* op, uint32_t level) {
       if (!P->first_chan) P->first_chan = op;
       return add_chan(P, op, level);
     case AIR_OPC_LINALG:
-      if (op->kind == AIR_OP_GENERIC)
-        return REFUSE(P, op, "linalg.generic in a GPU kernel is not supported yet");
+      if (op->kind == AIR_OP_GENERIC && !cg_generic_supported(P->p, op))
+        return REFUSE(P, op, "this linalg.generic in a GPU kernel: its maps must be linear "
+                             "(no mod, floordiv or ceildiv), every loop bounded by an operand "
+                             "dimension, at most 16 operands, and its body scalar arithmetic");
       for (uint32_t i = 0; i < op->n_operands; ++i) AIR_RETURN_IF_ERROR(check_memref(P, op, op->operands[i]));
       return NULL;
     case AIR_OPC_HIER:

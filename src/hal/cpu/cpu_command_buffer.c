@@ -140,8 +140,18 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
   air_cpu_command_buffer_t* c = cpu_cb(cb);
   if (c->n_cmds && c->cmds[c->n_cmds - 1].kind == AIR_CPU_CMD_BARRIER) --c->n_cmds;
   uint32_t wave = 0;
+  c->caller_ok = true;
+  atomic_init(&c->last_ns, 0);
+  atomic_init(&c->last_here, false);
   for (uint32_t i = 0; i < c->n_cmds; ++i) {
     air_cpu_cmd_kind_t k = c->cmds[i].kind;
+    if (k == AIR_CPU_CMD_DISPATCH) {
+      /* A watchdog may give up on a kernel and end the run while the kernel still
+       * runs: the caller's thread could not return then. Traces name workers;
+       * ranks and transports wait on other processes. Those stay on the pool. */
+      const air_interp_desc_t* d = &c->cmds[i].u.dispatch.run.desc;
+      if (d->watchdog_ns > 0 || d->trace || d->rank_copies || d->transport) c->caller_ok = false;
+    }
     if (k == AIR_CPU_CMD_BARRIER) wave = 0;
     if (k == AIR_CPU_CMD_COPY || k == AIR_CPU_CMD_FILL ||
         (k == AIR_CPU_CMD_DISPATCH && c->cmds[i].u.dispatch.inline_kind == AIR_INTERP_INLINE_YES))

@@ -134,6 +134,7 @@ static void device_destroy(air_resource_t* r) {
   while (atomic_load(&d->inflight) != 0) pthread_cond_wait(&d->drain_cv, &d->drain_mu);
   pthread_mutex_unlock(&d->drain_mu);
   air_pool_destroy(d->pool);
+  air_pool_destroy(atomic_load(&d->spare_local));
   pthread_cond_destroy(&d->drain_cv);
   pthread_mutex_destroy(&d->drain_mu);
   air_allocator_t a = d->base.allocator;
@@ -183,6 +184,9 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
   d->base.context = context;
   d->base.allocator = *a;
   atomic_init(&d->inflight, 0);
+  atomic_init(&d->spare_local, NULL);
+  atomic_init(&d->wake_ns, 0);
+  atomic_init(&d->probes, 0);
   uint32_t n = air_pool_threads(d->pool);
   snprintf(d->name, sizeof d->name, "cpu (%u thread%s)", n, n == 1 ? "" : "s");
   d->base.info.driver = "cpu";

@@ -21,6 +21,15 @@ typedef struct air_cpu_device_t {
   _Atomic uint32_t inflight;
   pthread_mutex_t drain_mu;
   pthread_cond_t drain_cv;
+  /* A thread-less pool (pool.h) kept for the next submission that runs on its
+   * caller's thread (cpu_queue.c); NULL when none is kept (or one is in use). */
+  _Atomic(air_pool_t*) spare_local;
+  /* A worker's wake-up (submit to start of a submission's first wave), a
+   * running average in ns (0: not measured), and a count of the submissions that
+   * could have run on their caller (every 64th goes to the workers to measure
+   * wake_ns again). See cpu_queue.c. */
+  _Atomic int64_t wake_ns;
+  _Atomic uint32_t probes;
   char name[48];
 } air_cpu_device_t;
 
@@ -75,6 +84,13 @@ typedef struct air_cpu_command_buffer_t {
   /* Commands between two barriers that may run as plain pool tasks (copies,
    * fills, dispatches that run inline), at most. */
   uint32_t max_wave_transfers;
+  /* Whether a submission of it may run on the submitting thread (cpu_queue.c):
+   * no dispatch has a watchdog, trace, ranks or transport (set at end). */
+  bool caller_ok;
+  /* How long its last successful execution took, start of its first wave to
+   * completion, in ns (0: not yet measured). */
+  _Atomic int64_t last_ns;
+  _Atomic bool last_here; /* whether that execution ran on its caller's thread */
 } air_cpu_command_buffer_t;
 
 air_status_t air_cpu_device_open(air_context_t* context, const char* params, const char* uri,

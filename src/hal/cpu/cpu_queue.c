@@ -22,6 +22,7 @@
 
 #include "hal/cpu/cpu_device.h"
 #include "hal/cpu/interp/interp.h"
+#include "hal/futex.h"
 #include "hal/semaphore.h"
 #include "runtime/base/status_util.h"
 
@@ -36,6 +37,10 @@ typedef struct transfer_task_t {
 struct submission_t {
   air_task_t task; /* starts the submission, then resumes it after dispatch waves */
   air_cpu_device_t* device;
+  air_pool_t* pool; /* where its tasks go: the device's, or a caller's local one */
+  _Atomic bool* finished; /* set last when it runs on its caller's thread */
+  int64_t t0; /* when its first wave started (0: not yet) */
+  int64_t t_submit; /* when it was put on the workers to start (0: not) */
   air_cpu_command_buffer_t* cb; /* retained; NULL for a barrier */
   _Atomic uint32_t waits_left;
   _Atomic uint32_t pending; /* commands of the current wave still running */
@@ -65,6 +70,11 @@ static void inflight_done(air_cpu_device_t* d) {
 
 static void complete(submission_t* s) {
   air_status_t st = atomic_exchange(&s->failure, NULL);
+  if (!st && s->cb && s->t0) {
+    atomic_store_explicit(&s->cb->last_ns, air_time_now_ns() - s->t0, memory_order_relaxed);
+    atomic_store_explicit(&s->cb->last_here, s->finished != NULL, memory_order_relaxed);
+  }
+  _Atomic bool* finished = s->finished;
   for (uint32_t i = 0; i < s->n_signal; ++i) {
     air_semaphore_t* sem = s->signal_sems[i];
     if (st) {
@@ -81,6 +91,7 @@ static void complete(submission_t* s) {
   air_cpu_device_t* d = s->device;
   d->base.allocator.free(d->base.allocator.self, s);
   inflight_done(d);
+  if (finished) atomic_store_explicit(finished, true, memory_order_release);
 }
 
 static void run_transfer(const air_cpu_cmd_t* cmd) {
@@ -129,8 +140,9 @@ static void resume_task(air_task_t* t, uint32_t worker) {
  * submission could otherwise finish, and the device be destroyed, mid-call. */
 static void hop(submission_t* s) {
   air_cpu_device_t* d = s->device;
+  if (!s->t0) s->t_submit = air_time_now_ns();
   atomic_fetch_add(&d->inflight, 1);
-  air_pool_submit(d->pool, &s->task);
+  air_pool_submit(s->pool, &s->task);
   inflight_done(d);
 }
 
@@ -147,8 +159,13 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
   if (cmd->u.dispatch.inline_kind != AIR_INTERP_INLINE_NO) {
     st = air_interp_inline_exec(&cmd->u.dispatch.run, &outcome);
     if (outcome) set_failure(s, outcome);
-  } else {
+  } else if (s->pool == s->device->pool) {
     st = air_interp_start(&cmd->u.dispatch.run.desc, dispatch_done, s);
+    if (!st) return false;
+  } else {
+    air_interp_desc_t here = cmd->u.dispatch.run.desc; /* the run copies what it keeps */
+    here.pool = s->pool;
+    st = air_interp_start(&here, dispatch_done, s);
     if (!st) return false;
   }
   if (st) set_failure(s, st);
@@ -157,6 +174,15 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
 
 static void advance(submission_t* s) {
   air_cpu_command_buffer_t* c = s->cb;
+  if (!s->t0) {
+    s->t0 = air_time_now_ns();
+    if (s->t_submit) { /* a worker's wake-up: a running average over ~8 */
+      air_cpu_device_t* d = s->device;
+      int64_t old = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
+      int64_t now = s->t0 - s->t_submit;
+      atomic_store_explicit(&d->wake_ns, old ? old + (now - old) / 8 : now, memory_order_relaxed);
+    }
+  }
   for (;;) {
     if (!c || s->next >= c->n_cmds || atomic_load(&s->failure)) {
       complete(s);
@@ -187,7 +213,7 @@ static void advance(submission_t* s) {
       }
     }
     if (n_tasks)
-      air_pool_submit_chain(s->device->pool, &s->transfers[0].task,
+      air_pool_submit_chain(s->pool, &s->transfers[0].task,
                             &s->transfers[n_tasks - 1].task, n_tasks);
     if (mine) {
       if (mine->kind != AIR_CPU_CMD_DISPATCH) {
@@ -205,6 +231,54 @@ static void wait_reached(void* user, air_status_t failure) {
   submission_t* s = user;
   if (failure) set_failure(s, air_status_clone(failure));
   if (atomic_fetch_sub(&s->waits_left, 1) == 1) hop(s);
+}
+
+/* The longest a submission may keep its caller (queue_execute "returns at
+ * once"): past this it goes to the workers whatever the wake-ups cost. */
+enum { CALLER_RUN_MAX_NS = 1000000 };
+
+/* Runs the submission to its end on this thread, its tasks on a thread-less pool
+ * (pool.h) that this thread drains: no wake-up on either side. True when it ran.
+ *
+ * When: on the workers a submission pays a worker's wake-up (measured below, as
+ * `wake_ns`) and then its waiter's (about the same, unseen here), and gains at
+ * most the workers' parallelism on its work W; here it pays W. So it runs here
+ * when W (p - 1) <= 2 wake p, p the workers. W is its last execution: as
+ * measured when it ran here, at most p times that when it ran on p workers.
+ * Both sides are measured, so the choice follows the machine's load (a wake-up
+ * is ~2 us while a worker still spins, ~100-250 us at load 15). One eligible
+ * submission in 64 goes to the workers anyway, to measure wake_ns again. Only
+ * for command buffers whose runs cannot outlive their work (caller_ok). */
+static bool run_here(submission_t* s) {
+  air_cpu_device_t* d = s->device;
+  air_cpu_command_buffer_t* c = s->cb;
+  if (!c->caller_ok) return false;
+  int64_t last = atomic_load_explicit(&c->last_ns, memory_order_relaxed);
+  int64_t wake = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
+  int64_t p = air_pool_threads(d->pool);
+  int64_t work = atomic_load_explicit(&c->last_here, memory_order_relaxed) ? last : last * p;
+  if (last <= 0 || wake <= 0 || work > CALLER_RUN_MAX_NS || work * (p - 1) > 2 * wake * p)
+    return false;
+  if ((atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & 63) == 63) return false;
+  air_pool_t* local = atomic_exchange(&d->spare_local, NULL);
+  if (!local) {
+    air_status_t st = air_pool_create_local(&d->base.allocator, &local);
+    if (st) {
+      air_status_free(st); /* the workers will do */
+      return false;
+    }
+  }
+  _Atomic bool finished;
+  atomic_init(&finished, false);
+  s->pool = local;
+  s->finished = &finished;
+  advance(s);
+  air_pool_help(local, &finished, 0);
+  /* The caller keeps the device alive during this call, so keeping the pool in
+   * it is safe; a concurrent caller may have put its own back meanwhile. */
+  air_pool_t* none = NULL;
+  if (!atomic_compare_exchange_strong(&d->spare_local, &none, local)) air_pool_destroy(local);
+  return true;
 }
 
 static size_t round8(size_t n) { return (n + 7) & ~(size_t)7; }
@@ -244,6 +318,9 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
   s->task.next = NULL;
   s->task.fn = resume_task;
   s->device = d;
+  s->pool = d->pool;
+  s->finished = NULL;
+  s->t0 = s->t_submit = 0;
   s->cb = c;
   atomic_init(&s->waits_left, (uint32_t)n_wait + 1);
   atomic_init(&s->pending, 0);
@@ -271,7 +348,9 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
    * once; a barrier or a failure only signals, which is cheap enough to do here. */
   if (!c || c->n_cmds == 0 || atomic_load(&s->failure))
     complete(s);
-  else
+  else if (!run_here(s)) {
+    s->t_submit = air_time_now_ns();
     air_pool_submit(d->pool, &s->task);
+  }
   return NULL;
 }

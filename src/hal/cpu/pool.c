@@ -164,6 +164,43 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
   return NULL;
 }
 
+air_status_t air_pool_create_local(const air_allocator_t* allocator, air_pool_t** out_pool) {
+  air_allocator_t a;
+  if (allocator)
+    a = *allocator;
+  else
+    air_allocator_init_system(&a);
+  air_pool_t* p = a.alloc(a.self, sizeof(*p));
+  *out_pool = p;
+  if (!p) return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");
+  memset(p, 0, sizeof(*p));
+  atomic_flag_clear(&p->lock);
+  p->allocator = a;
+  return NULL;
+}
+
+void air_pool_help(air_pool_t* p, const _Atomic bool* until, uint32_t worker) {
+  for (;;) {
+    air_task_t* t = pop(p);
+    if (t) {
+      t->next = NULL;
+      t->fn(t, worker);
+      continue;
+    }
+    if (atomic_load_explicit(until, memory_order_acquire)) return;
+    /* Nothing queued and not finished: the work waits on another thread. Sleep
+     * as a worker does (announce, re-check, sleep if the epoch did not move). A
+     * submit wakes us; whoever sets *until need not (it must not touch the pool
+     * after that: the helper may return and free it), so the sleep is bounded
+     * and the flag re-read every millisecond. */
+    atomic_fetch_add(&p->sleepers, 1);
+    uint32_t e = atomic_load(&p->epoch);
+    if (atomic_load(&p->queued) == 0 && !atomic_load(until))
+      air_futex_wait(&p->epoch, e, 1000000);
+    atomic_fetch_sub(&p->sleepers, 1);
+  }
+}
+
 void air_pool_destroy(air_pool_t* p) {
   if (!p) return;
   atomic_store(&p->stopping, true);
@@ -175,7 +212,7 @@ void air_pool_destroy(air_pool_t* p) {
   a.free(a.self, p);
 }
 
-uint32_t air_pool_threads(const air_pool_t* p) { return p->n_workers; }
+uint32_t air_pool_threads(const air_pool_t* p) { return p->n_workers ? p->n_workers : 1; }
 
 uint32_t air_pool_queued(const air_pool_t* p) {
   return atomic_load_explicit(&((air_pool_t*)p)->queued, memory_order_relaxed);

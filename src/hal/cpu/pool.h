@@ -35,6 +35,16 @@ typedef struct air_pool_stats_t {
 /* Starts `threads` workers (0 = one per online CPU). */
 air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
                              air_pool_t** out_pool);
+/* A pool with no threads of its own: its tasks run on whoever calls
+ * air_pool_help (a caller running a short submission itself, cpu_queue.c).
+ * air_pool_threads says 1 (the helper). */
+air_status_t air_pool_create_local(const air_allocator_t* allocator, air_pool_t** out_pool);
+/* Runs the pool's tasks on the calling thread, as worker `worker`, until *until
+ * is true and the queue is empty; sleeps on the futex while the queue is empty
+ * and *until is false (another thread may still submit). A thread other than
+ * the helper may set *until without waking it: the helper re-reads it at least
+ * every millisecond. */
+void air_pool_help(air_pool_t* pool, const _Atomic bool* until, uint32_t worker);
 /* Stops the workers after the queue drains and frees the pool. */
 void air_pool_destroy(air_pool_t* pool);
 uint32_t air_pool_threads(const air_pool_t* pool);

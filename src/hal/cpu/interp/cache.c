@@ -14,8 +14,13 @@ enum {
   N_CLASSES = N_SMALL + N_LARGE,
   MAX_KEPT = 4096,
 };
-/* Large blocks kept per class: at most 64 MiB of them. */
+/* Large blocks kept per class: at most 64 MiB of them. Small blocks: at most
+ * 16 MiB per class, however many that is. A run of matmul_4x4 has tens of
+ * thousands of tokens, strands and frames alive at its peak; a cap of 4096
+ * blocks sent most of them back to malloc at the end of every run and took
+ * them again from malloc in the next (~50k allocator calls per run). */
 #define KEPT_BYTES ((size_t)64 << 20)
+#define KEPT_SMALL_BYTES ((size_t)16 << 20)
 
 typedef struct blk_t {
   struct blk_t* next;
@@ -103,6 +108,9 @@ void* ix_cache_get(ix_cache_t* c, const air_allocator_t* a, size_t size) {
   if (b) {
     k->head = b->next;
     k->n--;
+    /* The next get reads the new head's link: blocks freed long ago are cold,
+     * and that read was most of this function's time in matmul_4x4. */
+    if (k->head) __builtin_prefetch(k->head, 1);
   }
   unlock(k);
   return b ? (void*)b : air_mem_alloc(a, block);
@@ -121,7 +129,9 @@ void ix_cache_put(ix_cache_t* c, const air_allocator_t* a, void* p, size_t size)
   if (ci >= 0) {
     cls_t* k = &c->cls[ci];
     lock(k);
-    if (k->n < MAX_KEPT && (size_t)(k->n + 1) * block <= (block <= SMALL_MAX ? SIZE_MAX : KEPT_BYTES)) {
+    bool small = block <= SMALL_MAX;
+    if ((small || k->n < MAX_KEPT) &&
+        (size_t)(k->n + 1) * block <= (small ? KEPT_SMALL_BYTES : KEPT_BYTES)) {
       blk_t* b = p;
       b->next = k->head;
       k->head = b;

@@ -6,9 +6,9 @@
  * warm, already-touched blocks instead of fresh pages.
  *
  * Size classes: 32-byte steps up to 2 KiB, then powers of two up to 16 MiB;
- * larger requests go to the run's allocator. A class keeps at most 4096 blocks
- * (large ones: at most 64 MiB of them); what is freed beyond that goes back to
- * the allocator. Each
+ * larger requests go to the run's allocator. A small class keeps at most 16 MiB
+ * of blocks, a large one at most 4096 blocks and 64 MiB; what is freed beyond
+ * that goes back to the allocator. Each
  * class is guarded by a spinlock of its own (a push or a pop: a few
  * instructions). A run on the stack (the inline path) has no cache and uses the
  * allocator directly, and so does every run under AddressSanitizer (a use after
@@ -16,6 +16,7 @@
 #ifndef AIR_HAL_CPU_INTERP_CACHE_H_
 #define AIR_HAL_CPU_INTERP_CACHE_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "air/allocator.h"

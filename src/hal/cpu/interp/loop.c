@@ -179,6 +179,30 @@ static int run_here(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_
   return IX_CONT;
 }
 
+/* A token new strand `c` would park on first when it runs `op` (its
+ * scf.parallel init tokens, then `op`'s dependencies), with the park reason
+ * wait_ready would give; NULL when all have fired or one is not known yet. */
+static ix_tok_t* first_unfired(ix_strand_t* c, ix_env_t* e, const air_op_t* op, uint8_t* why,
+                               air_vid_t* v) {
+  ix_run_t* r = c->run;
+  if (!init_free(op))
+    for (uint32_t i = c->n_extra; i-- > 0;)
+      if (!ix_tok_fired(c->extra[i])) {
+        *why = IX_WHY_INIT, *v = 0;
+        return c->extra[i];
+      }
+  const air_vlist_t* deps = &op->toks[AIR_TOK_DEP];
+  for (uint32_t i = 0; i < deps->n; ++i) {
+    ix_val_t* x = ix_slot(r, e, deps->items[i]);
+    if (!x || !x->p) return NULL;
+    if (!ix_tok_fired(x->p)) {
+      *why = IX_WHY_DEP, *v = deps->items[i];
+      return x->p;
+    }
+  }
+  return NULL;
+}
+
 /* Starts `op` on a strand of its own. Async: its token goes to the result and
  * this strand moves on (or the op runs here when ready_now). Sync (a hierarchy
  * op without result): this strand waits for the op's completion token. */
@@ -218,7 +242,10 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
     ix_set(r, env, op->results[0], (ix_val_t){.p = t});
     ix_next(s);
   }
-  ix_spawn(r, c);
+  uint8_t why;
+  air_vid_t wv;
+  ix_tok_t* blocker = first_unfired(c, env, op, &why, &wv);
+  if (!blocker || !ix_spawn_parked(r, c, blocker, why, op, wv)) ix_spawn(r, c);
   ix_tok_unref(r, t);
   return IX_CONT;
 }
@@ -416,10 +443,19 @@ static int step(ix_strand_t* s) {
 
 static void strand_loop(ix_strand_t* s) {
   ix_run_t* r = s->run;
+  uint32_t worker = s->worker;
   for (;;) {
     if (s->abandoned || ix_failing(r) || !s->n) {
-      ix_strand_exit(s);
-      return;
+      /* A strand the exit woke runs next on this worker (strand.c). */
+      if (!(s = ix_strand_exit(s))) return;
+      /* A strand with a task of its own (a proxy of another process's channel
+       * op, channel.c) goes to the pool instead. */
+      if (s->w.task.fn != ix_strand_task) {
+        air_pool_submit(r->pool, &s->w.task);
+        return;
+      }
+      s->worker = worker;
+      continue;
     }
     int rc = step(s);
     if (rc == IX_PARKED) return;

@@ -96,6 +96,29 @@ void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w) {
   w->n++;
 }
 
+/* Spawns `s` already parked on `t` (false: `t` has fired or the run is failing;
+ * spawn it the usual way then). An async op whose dependency has not fired
+ * would otherwise go through the pool only to park on it at once; this saves
+ * that round trip (issue 14). The caller is an active strand, so the run cannot
+ * look stalled here. */
+bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,
+                     air_vid_t v) {
+  ix_wake_t w = {0};
+  ix_lock(r);
+  if (ix_tok_fired(t) || ix_failing(r)) {
+    ix_unlock(r);
+    return false;
+  }
+  if (s->join) s->join->pending++;
+  r->live++;
+  r->active++;
+  s->w.park = (ix_park_t){.why = why, .op = op, .vid = v, .tok = t};
+  ix_park_locked(r, &s->w, &t->waiters, &w);
+  ix_unlock(r);
+  ix_wake_flush(r, &w);
+  return true;
+}
+
 /* When every strand but abandoned ones has left, the outcome is known. */
 bool ix_take_early_done(ix_run_t* r, air_status_t* st) {
   if (r->done_called || !r->abandoned || r->live != r->abandoned) return false;
@@ -108,9 +131,10 @@ bool ix_take_early_done(ix_run_t* r, air_status_t* st) {
 /* Everything touching the run happens under the lock, woken strands included:
  * once this strand has left, another may end the run and free it the moment the
  * lock is released. The last strand hands the run to the `ended` hook. */
-void ix_strand_exit(ix_strand_t* s) {
+ix_strand_t* ix_strand_exit(ix_strand_t* s) {
   ix_run_t* r = s->run;
   ix_wake_t w = {0};
+  ix_strand_t* next = NULL;
   air_status_t early = NULL;
   air_interp_done_fn_t done = r->done;
   void* user = r->user;
@@ -125,10 +149,21 @@ void ix_strand_exit(ix_strand_t* s) {
   bool call_done = ix_take_early_done(r, &early);
   bool last = r->live == 0;
   if (!last && r->active == 0 && !ix_failing(r)) r->hooks->stalled(r, &w);
+  /* Hand-off: the first strand this exit woke (usually the one op waiting for
+   * the token it fired) runs next on this worker, without a trip through the
+   * pool's queue, while what it reads is still in this core's cache. It is
+   * counted active, so the run cannot end before it runs. */
+  if (w.n) {
+    next = (ix_strand_t*)w.first;
+    w.first = next->w.task.next;
+    if (!--w.n) w.last = NULL;
+    next->w.task.next = NULL;
+  }
   ix_wake_flush(r, &w);
   ix_unlock(r);
   if (call_done) done(user, early);
   if (last) r->hooks->ended(r);
+  return next;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -137,7 +172,8 @@ void ix_strand_exit(ix_strand_t* s) {
 
 bool ix_push(ix_strand_t* s, const ix_frame_t* f) {
   if (s->n == s->cap) {
-    uint32_t cap = s->cap ? s->cap * 2 : 4;
+    /* Most strands are one dispatched op: one frame, two for an execute body. */
+    uint32_t cap = s->cap ? s->cap * 2 : 2;
     ix_run_t* r = s->run;
     ix_frame_t* nf = ix_cache_get(r->cache, &r->alloc, cap * sizeof(*nf));
     if (!nf) return false;

@@ -113,8 +113,14 @@ void ix_spawn(ix_run_t* r, ix_strand_t* s);
  * lock is released (a strand made for a message counts in the same hold of the
  * lock as the message, rank_wire.h). */
 void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w);
-/* A strand with no frames left leaves the run; the last one ends it. */
-void ix_strand_exit(ix_strand_t* s);
+/* Queues a new strand parked on token `t` with park reason `why` (see
+ * strand.c); false when `t` fired or the run is failing (nothing done). */
+bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,
+                     air_vid_t v);
+/* A strand with no frames left leaves the run; the last one ends it. Returns a
+ * strand the exit woke, for the caller's worker to run next (NULL: none; the
+ * others went to the pool). */
+ix_strand_t* ix_strand_exit(ix_strand_t* s);
 /* Under lock: when only abandoned strands remain, hands out the final status
  * once (`done` is then called early; see start.c). */
 bool ix_take_early_done(ix_run_t* r, air_status_t* st);

@@ -269,6 +269,9 @@ static air_status_t agree_at(ix_run_t* r, const air_op_t* op, uint32_t what) {
                   t->process, name[what]);
   }
   if (lo == hi) return NULL;
+  ix_lock(r);
+  ix_wire_failure_shared_locked(r); /* every process learns it from this agreement */
+  ix_unlock(r);
   uint64_t other = lo == key ? hi : lo;
   uint32_t ow = (uint32_t)(other & 15u);
   return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,

@@ -125,6 +125,10 @@ bool ix_wire_defer_locked(const ix_run_t* r) {
   return r->wire && r->wire->spanning && !r->wire->global;
 }
 
+void ix_wire_failure_shared_locked(ix_run_t* r) {
+  if (r->wire) r->wire->abort_sent = true;
+}
+
 bool ix_wire_verdict(const ix_run_t* r) { return r->wire && r->wire->global; }
 
 void ix_wire_agree_locked(ix_run_t* r, bool enter, const air_op_t* op, const char* what) {

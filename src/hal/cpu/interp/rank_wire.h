@@ -106,6 +106,10 @@ struct ix_space_t* ix_wire_lanes(const ix_run_t* r);
 /* Under lock: whether the local deadlock check must defer (spanning and no
  * distributed verdict yet). */
 bool ix_wire_defer_locked(const ix_run_t* r);
+/* Under lock: the failure about to be raised is one every process finds at
+ * the same time (processes at different collectives): no ABORT is sent, so
+ * each reports its own view rather than the first peer's. */
+void ix_wire_failure_shared_locked(ix_run_t* r);
 /* Under lock: whether the distributed detection declared a deadlock. */
 bool ix_wire_verdict(const ix_run_t* r);
 /* Under lock: a strand enters/leaves a blocking transport agreement at `op`

@@ -187,6 +187,7 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
   atomic_init(&d->spare_local, NULL);
   atomic_init(&d->wake_ns, 0);
   atomic_init(&d->probes, 0);
+  atomic_init(&d->probe_mask, 63);
   uint32_t n = air_pool_threads(d->pool);
   snprintf(d->name, sizeof d->name, "cpu (%u thread%s)", n, n == 1 ? "" : "s");
   d->base.info.driver = "cpu";

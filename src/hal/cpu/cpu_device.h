@@ -25,11 +25,12 @@ typedef struct air_cpu_device_t {
    * caller's thread (cpu_queue.c); NULL when none is kept (or one is in use). */
   _Atomic(air_pool_t*) spare_local;
   /* A worker's wake-up (submit to start of a submission's first wave), a
-   * running average in ns (0: not measured), and a count of the submissions that
-   * could have run on their caller (every 64th goes to the workers to measure
-   * wake_ns again). See cpu_queue.c. */
+   * running average in ns (0: not measured); a count of the submissions that
+   * could have run on their caller, every (probe_mask + 1)-th of which goes to
+   * the workers to measure wake_ns again. See cpu_queue.c. */
   _Atomic int64_t wake_ns;
   _Atomic uint32_t probes;
+  _Atomic uint32_t probe_mask;
   char name[48];
 } air_cpu_device_t;
 

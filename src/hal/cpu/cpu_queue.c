@@ -41,6 +41,7 @@ struct submission_t {
   _Atomic bool* finished; /* set last when it runs on its caller's thread */
   int64_t t0; /* when its first wave started (0: not yet) */
   int64_t t_submit; /* when it was put on the workers to start (0: not) */
+  bool probe; /* could have run on its caller; sent to measure the workers */
   air_cpu_command_buffer_t* cb; /* retained; NULL for a barrier */
   _Atomic uint32_t waits_left;
   _Atomic uint32_t pending; /* commands of the current wave still running */
@@ -172,6 +173,29 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
   return true;
 }
 
+/* The longest a submission may keep its caller (queue_execute "returns at
+ * once"): past this it goes to the workers whatever the wake-ups cost. */
+enum { CALLER_RUN_MAX_NS = 1000000 };
+/* Every (mask + 1)-th eligible submission goes to the workers to measure their
+ * wake-up again; the interval doubles while the measurements keep choosing the
+ * caller, from 64 up to 4096, and drops back to 64 when they do not. */
+enum { PROBE_MASK_MIN = 63, PROBE_MASK_MAX = 4095 };
+
+/* Whether c's next submission is cheaper on its caller's thread (run_here). On
+ * the workers a submission pays a worker's wake-up (`wake_ns`, measured in
+ * advance) and then its waiter's (about the same, unseen here), and gains at
+ * most the workers' parallelism on its work W; on the caller it pays W. So the
+ * caller wins when W (p - 1) <= 2 wake p, p the workers. W is the last
+ * execution: as measured when it ran on the caller, at most p times that when
+ * it ran on p workers. */
+static bool prefer_caller(air_cpu_device_t* d, air_cpu_command_buffer_t* c) {
+  int64_t last = atomic_load_explicit(&c->last_ns, memory_order_relaxed);
+  int64_t wake = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
+  int64_t p = air_pool_threads(d->pool);
+  int64_t work = atomic_load_explicit(&c->last_here, memory_order_relaxed) ? last : last * p;
+  return last > 0 && wake > 0 && work <= CALLER_RUN_MAX_NS && work * (p - 1) <= 2 * wake * p;
+}
+
 static void advance(submission_t* s) {
   air_cpu_command_buffer_t* c = s->cb;
   if (!s->t0) {
@@ -181,6 +205,11 @@ static void advance(submission_t* s) {
       int64_t old = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
       int64_t now = s->t0 - s->t_submit;
       atomic_store_explicit(&d->wake_ns, old ? old + (now - old) / 8 : now, memory_order_relaxed);
+      if (s->probe) {
+        uint32_t m = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
+        m = !prefer_caller(d, c) ? PROBE_MASK_MIN : m < PROBE_MASK_MAX ? 2 * m + 1 : m;
+        atomic_store_explicit(&d->probe_mask, m, memory_order_relaxed);
+      }
     }
   }
   for (;;) {
@@ -233,33 +262,21 @@ static void wait_reached(void* user, air_status_t failure) {
   if (atomic_fetch_sub(&s->waits_left, 1) == 1) hop(s);
 }
 
-/* The longest a submission may keep its caller (queue_execute "returns at
- * once"): past this it goes to the workers whatever the wake-ups cost. */
-enum { CALLER_RUN_MAX_NS = 1000000 };
-
 /* Runs the submission to its end on this thread, its tasks on a thread-less pool
  * (pool.h) that this thread drains: no wake-up on either side. True when it ran.
- *
- * When: on the workers a submission pays a worker's wake-up (measured below, as
- * `wake_ns`) and then its waiter's (about the same, unseen here), and gains at
- * most the workers' parallelism on its work W; here it pays W. So it runs here
- * when W (p - 1) <= 2 wake p, p the workers. W is its last execution: as
- * measured when it ran here, at most p times that when it ran on p workers.
- * Both sides are measured, so the choice follows the machine's load (a wake-up
- * is ~2 us while a worker still spins, ~100-250 us at load 15). One eligible
- * submission in 64 goes to the workers anyway, to measure wake_ns again. Only
- * for command buffers whose runs cannot outlive their work (caller_ok). */
+ * Only for command buffers whose runs cannot outlive their work (caller_ok) and
+ * when prefer_caller says so; both sides of that are measured, so the choice
+ * follows the machine's load (a wake-up costs ~2 us while a worker still spins,
+ * 100-250 us at load 15). A probe goes to the workers now and then instead. */
 static bool run_here(submission_t* s) {
   air_cpu_device_t* d = s->device;
   air_cpu_command_buffer_t* c = s->cb;
-  if (!c->caller_ok) return false;
-  int64_t last = atomic_load_explicit(&c->last_ns, memory_order_relaxed);
-  int64_t wake = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
-  int64_t p = air_pool_threads(d->pool);
-  int64_t work = atomic_load_explicit(&c->last_here, memory_order_relaxed) ? last : last * p;
-  if (last <= 0 || wake <= 0 || work > CALLER_RUN_MAX_NS || work * (p - 1) > 2 * wake * p)
+  if (!c->caller_ok || !prefer_caller(d, c)) return false;
+  uint32_t mask = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
+  if ((atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask) {
+    s->probe = true;
     return false;
-  if ((atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & 63) == 63) return false;
+  }
   air_pool_t* local = atomic_exchange(&d->spare_local, NULL);
   if (!local) {
     air_status_t st = air_pool_create_local(&d->base.allocator, &local);
@@ -321,6 +338,7 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
   s->pool = d->pool;
   s->finished = NULL;
   s->t0 = s->t_submit = 0;
+  s->probe = false;
   s->cb = c;
   atomic_init(&s->waits_left, (uint32_t)n_wait + 1);
   atomic_init(&s->pending, 0);

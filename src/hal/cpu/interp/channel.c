@@ -344,53 +344,43 @@ static uint64_t take_ticket(ix_lane_t* q, bool put, uint64_t rv) {
   return put ? q->put_issued++ : q->get_issued[rv]++;
 }
 
-bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket) {
+/* Under lock: whether put/get `op` holding ticket `t` on lane `q` would
+ * complete now (its slot is free / its transfer is in the ring). */
+static bool would_complete(const ix_lane_t* q, bool put, uint64_t t, uint64_t depth) {
+  if (put) return t < q->head + depth;
+  const ix_xfer_t* x = &q->ring[t % depth];
+  return x->seq == t && x->state == IX_X_FULL;
+}
+
+bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket, bool* now) {
   ix_run_t* r = s->run;
   ix_chan_t* c;
   int64_t idx[AIR_MAX_RANK];
   uint64_t p, rv;
   bool ready;
+  if (now) *now = false;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
   if (st || !ready) {
     air_status_free(st); /* reported again when the op runs */
     return false;
   }
+  /* A remote op reserves its ticket at the lane's home; it never completes at
+   * once (now stays false). */
   uint32_t home = lane_home(r, s->space, c, p);
   if (home != HERE) {
     ix_rio_t io = {.c = c, .chan = (uint32_t)(c - r->tab.chans), .home = home, .p = p, .rv = rv,
                    .rank = s->space->rank_id, .idx = idx};
     return ix_chan_remote_issue(s, op, &io, ticket);
   }
+  bool put = op->kind == AIR_OP_PUT;
   ix_lock(r);
   ix_lane_t* q = lane_of(r, s->space, c, p);
-  if (q) *ticket = take_ticket(q, op->kind == AIR_OP_PUT, rv);
+  if (q) {
+    *ticket = take_ticket(q, put, rv);
+    if (now) *now = would_complete(q, put, *ticket, (uint64_t)c->depth);
+  }
   ix_unlock(r);
   return q != NULL;
-}
-
-bool ix_chan_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t ticket) {
-  ix_run_t* r = s->run;
-  ix_chan_t* c;
-  int64_t idx[AIR_MAX_RANK];
-  uint64_t p, rv;
-  bool ready;
-  air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
-  if (st || !ready || lane_home(r, s->space, c, p) != HERE) {
-    air_status_free(st); /* reported when the op runs; a remote op runs on its own */
-    return false;
-  }
-  uint64_t depth = (uint64_t)c->depth;
-  ix_lock(r);
-  ix_lane_t* q = lane_of(r, s->space, c, p);
-  bool ok = false;
-  if (q && op->kind == AIR_OP_PUT) {
-    ok = ticket < q->head + depth;
-  } else if (q) {
-    const ix_xfer_t* x = &q->ring[ticket % depth];
-    ok = x->seq == ticket && x->state == IX_X_FULL;
-  }
-  ix_unlock(r);
-  return ok;
 }
 
 static int park_io(ix_strand_t* s, uint8_t why, const air_op_t* op, ix_chan_t* c, ix_lane_t* q,

@@ -36,12 +36,12 @@ void ix_spaces_free(ix_run_t* r);
 /* Runs a put or get (a step handler: may park). */
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 /* Issues a put/get being dispatched: takes its ticket now, in program order.
- * False when its indices are not known yet (it then takes one when it runs). */
-bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket);
-/* Whether put/get `op` holding `ticket` would complete now without waiting: its
- * transfer is in the ring (get) or its slot is free (put). Stays true once true
- * (only the holder of the ticket moves that transfer). */
-bool ix_chan_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t ticket);
+ * False when its indices are not known yet (it then takes one when it runs).
+ * `now` (may be NULL) tells, in the same lock, whether the op would complete
+ * at once without waiting: its transfer is in the ring (get) or its slot is
+ * free (put). That stays true once true (only the holder of the ticket moves
+ * that transfer). */
+bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket, bool* now);
 /* The deadlock report's line for a strand parked in a put/get. */
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
 /* A channel message from a peer process (the hook rank.c gives ix_wire_start):

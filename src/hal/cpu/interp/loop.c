@@ -112,12 +112,13 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air
  * of on a strand of its own: everything it waits for has fired (dependencies,
  * the strand's scf.parallel init tokens, the air.execute results it reads) and
  * it completes without waiting - a wait_all, a DMA, a put whose slot is free or a
- * get whose transfer is there (holding `ticket`), an air.execute whose region
- * cannot park. Nothing can tell the difference except the time it takes: the op
- * would have run at once on its own strand too, and its token fires only when
- * it is done. What it saves is a strand, a spawn and a wake per op. */
+ * get whose transfer is there (`chan_now`, seen as its ticket was taken), an
+ * air.execute whose region cannot park. Nothing can tell the difference except
+ * the time it takes: the op would have run at once on its own strand too, and
+ * its token fires only when it is done. What it saves is a strand, a spawn and
+ * a wake per op. */
 static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have_ticket,
-                      uint64_t ticket) {
+                      bool chan_now) {
   ix_run_t* r = s->run;
   if (r->trace || ix_failing(r)) return false;
   switch (air_opkind_class(op->kind)) {
@@ -154,7 +155,7 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
         if (!g || !g->p || !ix_tok_fired(g->p)) return false;
       }
     }
-  return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || ix_chan_ready(s, e, op, ticket);
+  return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || chan_now;
 }
 
 /* Runs ready async `op` in this strand: its token (held until the op's frame
@@ -211,8 +212,9 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   ix_env_t* env = f->env;
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
-  if (io && ix_chan_issue(s, env, op, &cf.ticket)) cf.tk_op = op;
-  if (!sync && ready_now(s, env, op, cf.tk_op == op, cf.ticket)) return run_here(s, f, op, &cf);
+  bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
+  if (io && ix_chan_issue(s, env, op, &cf.ticket, &chan_now)) cf.tk_op = op;
+  if (!sync && ready_now(s, env, op, cf.tk_op == op, chan_now)) return run_here(s, f, op, &cf);
   ix_tok_t* t = ix_tok_new(r, op, sync ? NULL : s->scope);
   ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
   ix_tok_t** wt = sync && c ? air_mem_alloc(&r->alloc, sizeof(ix_tok_t*)) : NULL;

@@ -6,6 +6,11 @@ air_add_test(test_rank_ir ${CMAKE_CURRENT_SOURCE_DIR}/test_rank_ir.c)
 # both execution paths), every rank's copy read back through air/rank.h.
 air_add_test(test_rank_run ${CMAKE_CURRENT_SOURCE_DIR}/test_rank_run.c)
 set_tests_properties(test_rank_run PROPERTIES LABELS concurrency)
+# test_rank_wire: ranks spread over "processes" that are threads of the test,
+# joined by a fake transport (air/rank.h): channels across processes and the
+# deadlock detection across them, without MPI (so under ASan and TSan too).
+air_add_test(test_rank_wire ${CMAKE_CURRENT_SOURCE_DIR}/test_rank_wire.c)
+set_tests_properties(test_rank_wire PROPERTIES LABELS concurrency)
 
 # Under MPI (when the MPI transport is built): each test runs under the MPI
 # launcher with 2 processes, oversubscribed (CI has 2 cores) and allowed as root

@@ -367,6 +367,11 @@ static void end_peers(const run_state_t* r, int rc) {
             r->transport->process, r->transport->processes);
     fflush(stdout);
     fflush(stderr);
+    /* The run told its peers (a deadlock every process found, or ABORT with
+     * this error): give them a moment to print their own lines before MPI_Abort
+     * ends them all. */
+    struct timespec grace = {1, 0};
+    nanosleep(&grace, NULL);
     air_rank_mpi_abort(rc);
   }
 #else

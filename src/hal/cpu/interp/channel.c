@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "air/rank.h"
+#include "hal/cpu/interp/chan_remote.h"
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/split.h"
 #include "hal/cpu/interp/tables.h"
@@ -55,7 +56,7 @@ typedef struct ix_xfer_t {
   uint32_t elem;
   uint32_t readers_left;
   uint8_t state;
-  const air_op_t* put;
+  uint32_t line, col;      /* the put that sent it, for messages */
 } ix_xfer_t;
 
 /* One put index of a channel in one space. */
@@ -83,7 +84,39 @@ typedef struct ix_space_t {
   struct ix_space_t* rank_lanes; /* the enclosing air.rank's lanes (symmetric heap) */
   struct ix_rank_t* rank;       /* the enclosing air.rank instance, or NULL */
   int64_t rank_id;
+  uint32_t n_ranks;             /* of that air.rank (a lane's home process follows) */
 } ix_space_t;
+
+/* A put or get of a rank in another process, run here on the lane it names:
+ * a strand of its own (so it waits in the lane's lists like any op and shows in
+ * the deadlock report) whose task is proxy_task, not the interpreter. Its record
+ * is the strand's one frame's shared state. */
+typedef struct ix_proxy_t {
+  ix_shared_t sh; /* first */
+  ix_chan_t* c;
+  ix_lane_t* q;
+  uint64_t ticket, p, rv, id;
+  uint32_t from, line, col, elem;
+  bool put;
+  int64_t count, rank;
+  void* bytes; /* a put's transfer */
+  size_t n;
+} ix_proxy_t;
+
+static ix_proxy_t* proxy_of(const ix_strand_t* s) {
+  return s->n ? (ix_proxy_t*)s->frames[0].state : NULL;
+}
+
+/* The index a put index and receiver stand for, as the ops spell it. */
+static void lane_index(const ix_chan_t* c, uint64_t p, uint64_t rv, int64_t* idx) {
+  for (uint32_t k = c->rank; k-- > 0;) {
+    bool b = c->bdims[k] != c->dims[k];
+    uint64_t d = (uint64_t)(b ? c->bdims[k] : c->dims[k]);
+    uint64_t* from = b ? &rv : &p;
+    idx[k] = (int64_t)(*from % d);
+    *from /= d;
+  }
+}
 
 /* Lanes, rings and transfer buffers come from the run's cache (cache.h): a run
  * in steady state allocates none, and the next run of the prep reuses them. */
@@ -116,14 +149,16 @@ ix_space_t* ix_space_new_in(ix_run_t* r, const ix_space_t* parent) {
     sp->rank = parent->rank;
     sp->rank_id = parent->rank_id;
     sp->rank_lanes = parent->rank_lanes;
+    sp->n_ranks = parent->n_ranks;
   }
   return sp;
 }
 
 ix_space_t* ix_space_for_rank(ix_run_t* r, ix_space_t* shared, struct ix_rank_t* rank,
-                              int64_t id) {
+                              int64_t id, uint32_t n) {
   ix_space_t* sp = space_make(r, false);
   if (!sp) return NULL;
+  sp->n_ranks = shared->n_ranks = n;
   sp->shared = shared;
   sp->rank_lanes = shared;
   sp->rank = rank;
@@ -158,13 +193,20 @@ void ix_spaces_free(ix_run_t* r) {
   }
 }
 
-/* Whether the channel op of a strand in `sp` uses the lanes every rank shares
- * while the ranks are spread over processes (r->transport): those lanes are not
- * carried between processes yet, so the op is refused rather than letting each
- * process keep a channel of its own that no peer reaches. */
-static bool lanes_across(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* c) {
-  if (!r->transport || r->transport->processes < 2 || !sp) return false;
-  return sp->shared || (c->symheap && sp->rank_lanes);
+enum { HERE = UINT32_MAX };
+
+/* The process holding lane p of `c` for a strand in `sp`, or HERE. While the
+ * ranks are spread over processes (r->transport) the lanes every rank shares
+ * live one per process: lane p (a put index) at the process running rank
+ * p mod n, so a rank's gets at its own index stay local and its puts to a peer
+ * go to the peer (chan_remote.c; the home serves them with proxies below). */
+static uint32_t lane_home(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* c,
+                          uint64_t p) {
+  if (!r->transport || r->transport->processes < 2 || !sp) return HERE;
+  if (!sp->shared && !(c->symheap && sp->rank_lanes)) return HERE;
+  uint32_t n = sp->n_ranks ? sp->n_ranks : 1;
+  uint32_t home = ix_process_of(n, r->transport->processes, (uint32_t)(p % n));
+  return home == r->transport->process ? HERE : home;
 }
 
 /* Under lock. */
@@ -199,8 +241,13 @@ static void fmt_index(air_sb_t* sb, const int64_t* idx, uint32_t n) {
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
   const ix_park_t* k = &s->w.park;
   const ix_chan_t* c = k->ch;
-  air_sb_printf(sb, "%s:%u:%u: %s @%s", r->p->filename, k->op->line, k->op->col,
-                ix_opname(k->op), c->name);
+  const ix_proxy_t* px = k->op ? NULL : proxy_of(s);
+  if (px)
+    air_sb_printf(sb, "%s:%u:%u: air.channel.%s @%s", r->p->filename, px->line, px->col,
+                  k->why == IX_WHY_PUT ? "put" : "get", c->name);
+  else
+    air_sb_printf(sb, "%s:%u:%u: %s @%s", r->p->filename, k->op->line, k->op->col,
+                  ix_opname(k->op), c->name);
   fmt_index(sb, k->idx, k->rank);
   if (k->why == IX_WHY_GET) {
     air_sb_puts(sb, " blocked: no put");
@@ -219,7 +266,10 @@ void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
     }
   }
   if (s->pe) air_sb_printf(sb, " (%s)", s->pe->track);
-  if (s->space && s->space->rank) air_sb_printf(sb, " (rank %lld)", (long long)s->space->rank_id);
+  if (px)
+    air_sb_printf(sb, " (rank %lld in process %u, served here)", (long long)px->rank, px->from);
+  else if (s->space && s->space->rank)
+    air_sb_printf(sb, " (rank %lld)", (long long)s->space->rank_id);
 }
 
 static int chan_fail(ix_strand_t* s, air_status_t st) { return ix_failed(s, st); }
@@ -310,9 +360,17 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   bool ready;
   if (now) *now = false;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
-  if (st || !ready || lanes_across(r, s->space, c)) {
+  if (st || !ready) {
     air_status_free(st); /* reported again when the op runs */
     return false;
+  }
+  /* A remote op reserves its ticket at the lane's home; it never completes at
+   * once (now stays false). */
+  uint32_t home = lane_home(r, s->space, c, p);
+  if (home != HERE) {
+    ix_rio_t io = {.c = c, .chan = (uint32_t)(c - r->tab.chans), .home = home, .p = p, .rv = rv,
+                   .rank = s->space->rank_id, .idx = idx};
+    return ix_chan_remote_issue(s, op, &io, ticket);
   }
   bool put = op->kind == AIR_OP_PUT;
   ix_lock(r);
@@ -402,6 +460,30 @@ static void put_fill(ix_xfer_t* x, const ix_pat_t* pat, bool padded, const int64
   }
 }
 
+/* Under lock: transfer t is in entry x; its getters may read it. */
+static void put_done(ix_run_t* r, const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x, uint64_t t,
+                     ix_wake_t* w) {
+  __atomic_store_n(&x->state, (uint8_t)IX_X_FULL, __ATOMIC_RELEASE);
+  for (uint32_t i = 0; i < c->n_recv; ++i) wake_getter(r, &q->getters[i], t, w);
+}
+
+/* Under lock: one receiver has read entry x; frees what every receiver read. */
+static void get_done(ix_run_t* r, const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x, ix_wake_t* w) {
+  uint64_t depth = (uint64_t)c->depth;
+  if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);
+  bool freed = false;
+  for (;;) {
+    ix_xfer_t* h = &q->ring[q->head % depth];
+    if (h->state != IX_X_DONE || h->seq != q->head) break;
+    __atomic_store_n(&h->state, (uint8_t)IX_X_FREE, __ATOMIC_RELAXED);
+    __atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELEASE);
+    freed = true;
+  }
+  /* Each transfer freed lets one more put in: wake the puts whose turn came. */
+  for (ix_waiter_t* h; freed && (h = q->putters.head) && h->park.ticket < q->head + depth;)
+    ix_wake(r, h, w);
+}
+
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
@@ -412,12 +494,6 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   bool ready;
   air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
   if (!st && !ready) st = ix_err(r, op, AIR_STATUS_INTERNAL, "channel index not available");
-  if (!st && lanes_across(r, s->space, c))
-    st = ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
-                "air.channel @%s between ranks is not carried across processes yet (issue 13): "
-                "run this program's ranks in one process, or exchange through symmetric "
-                "memrefs (dst_rank/src_rank)",
-                c->name);
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;
@@ -438,6 +514,13 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                                ix_opname(op)));
   uint32_t esize = air_elem_size((air_elem_kind_t)v->elem);
   uint64_t depth = (uint64_t)c->depth;
+  uint32_t home = lane_home(r, s->space, c, p);
+  if (home != HERE) {
+    ix_rio_t io = {.c = c, .chan = (uint32_t)(c - r->tab.chans), .home = home, .p = p, .rv = rv,
+                   .rank = s->space->rank_id, .idx = idx, .pat = &pat, .pb = pb, .pa = pa,
+                   .padded = padded, .count = count, .elem = v->elem, .esize = esize};
+    return ix_chan_remote_io(s, f, op, &io);
+  }
 
   ix_wake_t w = {0};
   ix_lock(r);
@@ -464,14 +547,14 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     x->readers_left = c->n_recv;
     x->count = count;
     x->elem = v->elem;
-    x->put = op;
+    x->line = op->line;
+    x->col = op->col;
     size_t bytes = (size_t)count * esize;
     if (bytes <= SMALL_BYTES && x->cap >= bytes && !r->trace) {
       /* Small: filled under the lock (one lock round trip instead of two). */
       t0 = 0;
       put_fill(x, &pat, padded, pb, pa, count);
-      __atomic_store_n(&x->state, (uint8_t)IX_X_FULL, __ATOMIC_RELEASE);
-      for (uint32_t i = 0; i < c->n_recv; ++i) wake_getter(r, &q->getters[i], t, &w);
+      put_done(r, c, q, x, t, &w);
       goto done;
     }
     __atomic_store_n(&x->state, (uint8_t)IX_X_FILLING, __ATOMIC_RELEASE);
@@ -496,8 +579,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     }
     ix_watchdog_exit(s);
     ix_lock(r);
-    __atomic_store_n(&x->state, (uint8_t)IX_X_FULL, __ATOMIC_RELEASE);
-    for (uint32_t i = 0; i < c->n_recv; ++i) wake_getter(r, &q->getters[i], t, &w);
+    put_done(r, c, q, x, t, &w);
   } else {
     if (x->seq != t || x->state != IX_X_FULL) {
       ix_unlock(r);
@@ -507,14 +589,13 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
         return park_io(s, IX_WHY_GET, op, c, q, idx, &q->getters[rv], t);
     }
     if (x->count != count || x->elem != v->elem) {
-      const air_op_t* po = x->put;
       ix_unlock(r);
       return chan_fail(
           s, ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                     "%s @%s receives %lld %s elements but the air.channel.put at %s:%u:%u sent "
                     "%lld %s elements; a transfer must keep its element count and type",
                     ix_opname(op), c->name, (long long)count,
-                    air_elem_name((air_elem_kind_t)v->elem), r->p->filename, po->line, po->col,
+                    air_elem_name((air_elem_kind_t)v->elem), r->p->filename, x->line, x->col,
                     (long long)x->count, air_elem_name((air_elem_kind_t)x->elem)));
     }
     if ((size_t)count * esize <= SMALL_BYTES && !r->trace) {
@@ -537,18 +618,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       ix_watchdog_exit(s);
       ix_lock(r);
     }
-    if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);
-    bool freed = false;
-    for (;;) {
-      ix_xfer_t* h = &q->ring[q->head % depth];
-      if (h->state != IX_X_DONE || h->seq != q->head) break;
-      __atomic_store_n(&h->state, (uint8_t)IX_X_FREE, __ATOMIC_RELAXED);
-      __atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELEASE);
-      freed = true;
-    }
-    /* Each transfer freed lets one more put in: wake the puts whose turn came. */
-    for (ix_waiter_t* h; freed && (h = q->putters.head) && h->park.ticket < q->head + depth;)
-      ix_wake(r, h, &w);
+    get_done(r, c, q, x, &w);
   }
 done:
   ix_unlock(r);
@@ -557,6 +627,139 @@ done:
   chan_trace(s, c, idx, op, t0);
   ix_next(s);
   return IX_CONT;
+}
+
+/*---------------------------------------------------------------------------*/
+/* The home side: proxies for peers' puts and gets                          */
+/*---------------------------------------------------------------------------*/
+
+static void proxy_free(ix_run_t* r, ix_shared_t* sh) {
+  ix_proxy_t* x = (ix_proxy_t*)sh;
+  air_mem_free(&r->alloc, x->bytes);
+  air_mem_free(&r->alloc, x);
+}
+
+/* One step of a proxy; IX_PARKED, or done (IX_CONT) or failed. */
+static int proxy_step(ix_strand_t* s, ix_proxy_t* P) {
+  ix_run_t* r = s->run;
+  ix_chan_t* c = P->c;
+  ix_lane_t* q = P->q;
+  uint64_t t = P->ticket, depth = (uint64_t)c->depth;
+  ix_xfer_t* x = &q->ring[t % depth];
+  int64_t idx[AIR_MAX_RANK] = {0};
+  lane_index(c, P->p, P->rv, idx);
+  ix_wake_t w = {0};
+  ix_lock(r);
+  if (P->put ? t >= q->head + depth : x->seq != t || x->state != IX_X_FULL)
+    return park_io(s, P->put ? IX_WHY_PUT : IX_WHY_GET, NULL, c, q, idx,
+                   P->put ? &q->putters : &q->getters[P->rv], t);
+  /* A get's reply says what the put sent (the origin checks it fits). */
+  ix_wmsg_t m = {.type = P->put ? IX_W_ACK : IX_W_DATA, .chan = (uint32_t)(c - r->tab.chans),
+                 .id = P->id, .count = x->count, .elem = x->elem, .line = x->line,
+                 .col = x->col};
+  if (P->put) {
+    __atomic_store_n(&x->seq, t, __ATOMIC_RELAXED);
+    __atomic_store_n(&x->state, (uint8_t)IX_X_FILLING, __ATOMIC_RELEASE);
+    x->readers_left = c->n_recv;
+    x->count = P->count;
+    x->elem = P->elem;
+    x->line = P->line;
+    x->col = P->col;
+    ix_unlock(r);
+    if (x->cap < P->n) {
+      void* nb = ix_cache_get(r->cache, &r->alloc, P->n);
+      if (!nb) return ix_oom(s);
+      cput(r, x->buf, x->cap);
+      x->buf = nb;
+      x->cap = P->n;
+    }
+    if (P->n) memcpy(x->buf, P->bytes, P->n);
+    ix_lock(r);
+    put_done(r, c, q, x, t, &w);
+    ix_unlock(r);
+    ix_wake_flush(r, &w);
+    if (!ix_wire_send(r, P->from, &m, NULL, 0)) return ix_oom(s);
+    return IX_CONT;
+  }
+  ix_unlock(r);
+  /* The entry stays FULL until this reader is done: sent straight from it. */
+  size_t bytes = (size_t)x->count * air_elem_size((air_elem_kind_t)x->elem);
+  bool ok = ix_wire_send(r, P->from, &m, x->buf, bytes);
+  ix_lock(r);
+  get_done(r, c, q, x, &w);
+  ix_unlock(r);
+  ix_wake_flush(r, &w);
+  return ok ? IX_CONT : ix_oom(s);
+}
+
+static void proxy_task(air_task_t* task, uint32_t worker) {
+  ix_strand_t* s = (ix_strand_t*)task;
+  s->worker = worker;
+  ix_proxy_t* P = proxy_of(s);
+  air_pool_t* pool = s->run->pool;
+  if (P && !ix_failing(s->run) && proxy_step(s, P) == IX_PARKED) return;
+  /* What the exit woke (counted active, so the run lives on) goes to the pool. */
+  ix_strand_t* next = ix_strand_exit(s);
+  if (next) air_pool_submit(pool, &next->w.task);
+}
+
+void ix_chan_on_message(ix_run_t* r, uint32_t from, const ix_wmsg_t* m, const void* payload,
+                        size_t n) {
+  if (m->type == IX_W_ACK || m->type == IX_W_DATA) {
+    ix_chan_remote_reply(r, from, m, payload, n);
+    return;
+  }
+  ix_wake_t w = {0};
+  ix_lock(r);
+  if (r->live == 0) { /* the run is ending */
+    ix_unlock(r);
+    return;
+  }
+  ix_wire_recvd_locked(r);
+  ix_space_t* sp = ix_wire_lanes(r);
+  ix_chan_t* c = m->chan < r->tab.n_chans ? &r->tab.chans[m->chan] : NULL;
+  air_status_t st = NULL;
+  bool put = (m->flags & IX_WF_PUT) != 0;
+  if (!sp || !c || m->p >= c->n_put || m->rv >= c->n_recv ||
+      (m->type == IX_W_PUT && n != (size_t)m->count * air_elem_size((air_elem_kind_t)m->elem)))
+    st = AIR_STATUS(&r->alloc, AIR_STATUS_INTERNAL,
+                    "process %u sent a channel message this process cannot place (channel #%u, "
+                    "lane %llu, %s)",
+                    from, m->chan, (unsigned long long)m->p,
+                    sp ? "not a channel of the air.rank" : "no air.rank running here");
+  ix_lane_t* q = st ? NULL : lane_of(r, sp, c, m->p);
+  if (!st && !q) st = AIR_STATUS_OOM(&r->alloc, "channel lane");
+  uint64_t t = 0;
+  if (!st && m->type == IX_W_RESERVE) {
+    if (!ix_wire_ticket_put_locked(r, from, m->id, take_ticket(q, put, m->rv)))
+      st = AIR_STATUS_OOM(&r->alloc, "a reserved channel ticket");
+  } else if (!st) {
+    if (!(m->flags & IX_WF_RESERVED) || !ix_wire_ticket_take_locked(r, from, m->id, &t))
+      t = take_ticket(q, put, m->rv);
+    ix_proxy_t* P = air_mem_calloc(&r->alloc, 1, sizeof *P);
+    ix_strand_t* ps = P ? ix_strand_new(r, NULL, NULL, NULL, sp) : NULL;
+    if (P) {
+      atomic_init(&P->sh.refs, 1);
+      P->sh.free = proxy_free;
+      *P = (ix_proxy_t){.sh = P->sh, .c = c, .q = q, .ticket = t, .p = m->p, .rv = m->rv, .id = m->id,
+                        .from = from, .line = m->line, .col = m->col, .elem = m->elem,
+                        .put = m->type == IX_W_PUT, .count = m->count, .rank = m->rank, .n = n};
+    }
+    if (P && n && m->type == IX_W_PUT && (P->bytes = air_mem_alloc(&r->alloc, n)))
+      memcpy(P->bytes, payload, n);
+    ix_frame_t pf = {.kind = IX_F_OP, .state = P ? &P->sh : NULL};
+    if (!ps || (n && m->type == IX_W_PUT && !P->bytes) || !ix_push(ps, &pf)) {
+      if (ps) ix_strand_free(ps);
+      if (P) proxy_free(r, &P->sh);
+      st = AIR_STATUS_OOM(&r->alloc, "a proxy for another process's channel op");
+    } else {
+      ps->w.task.fn = proxy_task;
+      ix_spawn_locked(r, ps, &w);
+    }
+  }
+  if (st) ix_fail_locked(r, st, &w);
+  ix_unlock(r);
+  ix_wake_flush(r, &w);
 }
 
 /* One line of the unread report: the same imbalance in several launch instances
@@ -584,14 +787,7 @@ air_status_t ix_chan_unread(ix_run_t* r) {
           /* The get index of receiver rv at put index p (broadcast dimensions
            * come from rv, the others from p), as the ops spell it. */
           int64_t idx[AIR_MAX_RANK] = {0};
-          uint64_t pp = p, rr = rv;
-          for (uint32_t k = c->rank; k-- > 0;) {
-            bool b = c->bdims[k] != c->dims[k];
-            uint64_t d = (uint64_t)(b ? c->bdims[k] : c->dims[k]);
-            uint64_t* from = b ? &rr : &pp;
-            idx[k] = (int64_t)(*from % d);
-            *from /= d;
-          }
+          lane_index(c, p, rv, idx);
           uint32_t i = 0;
           while (i < n && !(found[i].c == c && found[i].puts == q->put_issued &&
                             found[i].gets == q->get_issued[rv] &&

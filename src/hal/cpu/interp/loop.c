@@ -450,6 +450,12 @@ static void strand_loop(ix_strand_t* s) {
     if (s->abandoned || ix_failing(r) || !s->n) {
       /* A strand the exit woke runs next on this worker (strand.c). */
       if (!(s = ix_strand_exit(s))) return;
+      /* A strand with a task of its own (a proxy of another process's channel
+       * op, channel.c) goes to the pool instead. */
+      if (s->w.task.fn != ix_strand_task) {
+        air_pool_submit(r->pool, &s->w.task);
+        return;
+      }
       s->worker = worker;
       continue;
     }

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/rank_wire.h"
 #include "hal/cpu/interp/lists.h"
 #include "hal/cpu/interp/memref.h"
 #include "hal/cpu/interp/watchdog.h"
@@ -233,21 +234,10 @@ static air_status_t copies_for(ix_run_t* r, const air_op_t* op, const air_memref
 
 static bool across(const ix_run_t* r) { return r->transport && r->transport->processes > 1; }
 
-/* The first rank of process p's block: n ranks in P nearly equal blocks. */
-static uint32_t block_first(uint64_t n, uint32_t P, uint32_t p) {
-  return (uint32_t)(n * p / P);
-}
-
-static uint32_t process_of(uint64_t n, uint32_t P, uint32_t k) {
-  uint32_t p = (uint32_t)((uint64_t)k * P / n);
-  while (p + 1 < P && block_first(n, P, p + 1) <= k) ++p;
-  while (p > 0 && block_first(n, P, p) > k) --p;
-  return p;
-}
 
 /* What a collective is, the same number in every process: the op's place in the
  * text and the kind of collective. */
-enum { K_ALLOC = 1, K_FREE = 2, K_END = 3 };
+enum { K_ALLOC = 1, K_FREE = 2, K_END = 3, K_START = 4 };
 static uint64_t coll_key(const air_op_t* op, uint32_t what) {
   return ((uint64_t)op->line << 36) | ((uint64_t)(op->col & 0xfffffu) << 16) |
          ((uint64_t)(op->kind & 0xfffu) << 4) | what;
@@ -258,10 +248,17 @@ static int run_failing(void* r) { return ix_failing(r); }
 /* Every process must be at the same collective before any enters MPI's. */
 static air_status_t agree_at(ix_run_t* r, const air_op_t* op, uint32_t what) {
   static const char* const name[] = {"", "symmetric allocation", "symmetric free",
-                                     "end of the air.rank"};
+                                     "end of the air.rank", "start of the air.rank"};
   air_rank_transport_t* t = r->transport;
   uint64_t key = coll_key(op, what), lo = key, hi = key;
+  /* Blocked here counts as quiet for the deadlock detection across processes. */
+  ix_lock(r);
+  ix_wire_agree_locked(r, true, op, name[what]);
+  ix_unlock(r);
   air_status_t st = t->vtable->agree(t, key, &lo, &hi, run_failing, r);
+  ix_lock(r);
+  ix_wire_agree_locked(r, false, op, NULL);
+  ix_unlock(r);
   if (st) {
     if (air_status_code(st) != AIR_STATUS_CANCELLED)
       return ix_err(r, op, air_status_code(st), "%s across processes: %s", name[what],
@@ -272,12 +269,15 @@ static air_status_t agree_at(ix_run_t* r, const air_op_t* op, uint32_t what) {
                   t->process, name[what]);
   }
   if (lo == hi) return NULL;
+  ix_lock(r);
+  ix_wire_failure_shared_locked(r); /* every process learns it from this agreement */
+  ix_unlock(r);
   uint64_t other = lo == key ? hi : lo;
   uint32_t ow = (uint32_t)(other & 15u);
   return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                 "process %u reached this %s while another process reached the %s at %u:%u: "
                 "the ranks' symmetric allocations and frees differ between processes",
-                t->process, name[what], ow <= K_END ? name[ow] : "collective",
+                t->process, name[what], ow <= K_START ? name[ow] : "collective",
                 (unsigned)(other >> 36), (unsigned)((other >> 16) & 0xfffffu));
 }
 
@@ -291,33 +291,57 @@ static void rank_end(ix_run_t* r, ix_tok_t* t, ix_wake_t* w) {
   if (!R || !t->tag || t->tag > R->n_items) return;
   ix_rank_t* rk = R->items[t->tag - 1];
   if (R->live) R->live--;
-  /* Under a transport the processes first agree they all ended this air.rank,
-   * then free what is left, oldest first as every process made it. The lock is
-   * held through these collectives: every local rank of the op has ended. */
-  air_status_t st = NULL;
-  if (across(r) && !ix_failing(r)) {
-    st = agree_at(r, rk->op, K_END);
-    ix_sym_t* rev = NULL;
-    while (rk->syms) {
-      ix_sym_t* y = rk->syms;
-      rk->syms = y->next;
-      y->next = rev;
-      rev = y;
-    }
-    rk->syms = rev;
-  }
+  (void)w;
+  /* Under a transport the end is the op's strand's (rank_finish): it holds
+   * collectives, and the lock must stay free for the peers' channel traffic. */
+  if (across(r)) return;
   /* Every rank's allocations go at scope end (a collective free of all). */
-  while (rk->syms && !st) {
+  while (rk->syms) {
     ix_sym_t* y = rk->syms;
-    if (y->win) {
-      if (ix_failing(r)) break; /* left to rank_free */
-      st = r->transport->vtable->window_free(r->transport, y->win);
-    }
     rk->syms = y->next;
     air_mem_free(&r->alloc, y->raw);
     air_mem_free(&r->alloc, y);
   }
-  if (st) ix_fail_locked(r, st, w);
+}
+
+/* Under a transport, in the air.rank's own strand once its ranks have ended (no
+ * lock held): the processes agree they all ended it (until then this process
+ * keeps serving the channel lanes it holds for its peers), then free what is
+ * left, oldest first as every process made it. */
+static int rank_finish(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  ix_ranks_t* R = r->ranks;
+  uint64_t tag = f->ticket;
+  f->tk_op = NULL;
+  if (!R || !tag || tag > R->n_items)
+    return ix_failed(s, ix_err(r, op, AIR_STATUS_INTERNAL, "air.rank: lost its record"));
+  ix_rank_t* rk = R->items[tag - 1];
+  ix_watchdog_enter(s, op, false);
+  air_status_t st = agree_at(r, op, K_END);
+  ix_watchdog_exit(s);
+  ix_lock(r);
+  ix_wire_span_locked(r, false, NULL);
+  ix_sym_t* rev = NULL;
+  while (rk->syms) {
+    ix_sym_t* y = rk->syms;
+    rk->syms = y->next;
+    y->next = rev;
+    rev = y;
+  }
+  ix_unlock(r);
+  while (rev && !st) {
+    ix_sym_t* y = rev;
+    st = r->transport->vtable->window_free(r->transport, y->win);
+    rev = y->next;
+    air_mem_free(&r->alloc, y->raw);
+    air_mem_free(&r->alloc, y);
+  }
+  ix_lock(r);
+  rk->syms = rev; /* what a failure left: rank_free's */
+  ix_unlock(r);
+  if (st) return ix_failed(s, st);
+  ix_next(s);
+  return IX_CONT;
 }
 
 air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
@@ -337,6 +361,7 @@ air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
 int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
+  if (f->tk_op == op) return rank_finish(s, f, op);
   uint32_t n = op->iaux[0], na = air_ir_hier_nargs(op);
   const air_block_t* body = op->n_regions ? op->regions[0] : NULL;
   if (!body || !n || n > AIR_MAX_RANK || op->n_operands < n + na || body->n_args != 2 * n + na)
@@ -383,8 +408,8 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                                  "(start at most one process per rank)",
                                  (unsigned long long)total, P));
     }
-    rk->first = block_first(total, P, me);
-    rk->end = block_first(total, P, me + 1);
+    rk->first = ix_block_first(total, P, me);
+    rk->end = ix_block_first(total, P, me + 1);
   }
   ix_lock(r);
   ix_ranks_t* R = ranks_of(r);
@@ -407,6 +432,20 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "air.rank starts while another air.rank runs: across processes "
                                "one air.rank runs at a time (wait for the first)"));
+  if (across(r)) {
+    /* Messages first, then every process agrees it is here: no channel message
+     * reaches a process before it has this air.rank's lanes. */
+    air_status_t st = ix_wire_start(r, ix_chan_on_message);
+    if (!st) {
+      ix_lock(r);
+      ix_wire_span_locked(r, true, rk->lanes);
+      ix_unlock(r);
+      ix_watchdog_enter(s, op, false);
+      st = agree_at(r, op, K_START);
+      ix_watchdog_exit(s);
+    }
+    if (st) return ix_failed(s, st);
+  }
   if (reset) {
     air_status_t st =
         air_rank_copies_reset(r->rank_copies, rk->n, rk->first, rk->end, r->n_bindings);
@@ -455,7 +494,8 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       ix_val_t* slot = ix_slot(r, ie, body->args[2 * n + a]);
       if (slot && slot->p) ((air_memref_t*)slot->p)->data = cp[a]->data[i - rk->first];
     }
-    struct ix_space_t* sp = rc == IX_CONT ? ix_space_for_rank(r, rk->lanes, rk, (int64_t)i) : NULL;
+    struct ix_space_t* sp =
+        rc == IX_CONT ? ix_space_for_rank(r, rk->lanes, rk, (int64_t)i, rk->n) : NULL;
     ix_strand_t* c = sp ? ix_strand_new(r, done, done, NULL, sp) : NULL;
     ix_frame_t cf = {.kind = IX_F_BODY, .owner = op, .pc = body->first, .env = ie};
     if (rc != IX_CONT || !c || !ix_push(c, &cf)) {
@@ -467,9 +507,29 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     ix_spawn(r, c);
   }
   ix_tok_unhold(r, done);
-  ix_tok_unref(r, done);
-  if (rc != IX_CONT) return rc;
-  ix_next(s);
+  if (rc != IX_CONT || !across(r)) {
+    ix_tok_unref(r, done);
+    if (rc != IX_CONT) return rc;
+    ix_next(s);
+    return IX_CONT;
+  }
+  /* Under a transport this strand waits for its ranks, then ends the air.rank
+   * (rank_finish: this frame runs the op again with tk_op set). */
+  ix_tok_t** wt = air_mem_alloc(&r->alloc, sizeof(ix_tok_t*));
+  if (!wt) {
+    ix_tok_unref(r, done);
+    return ix_oom(s);
+  }
+  wt[0] = done; /* the frame's reference */
+  f->tk_op = op;
+  f->ticket = tag;
+  ix_frame_t wf = {.kind = IX_F_WAIT, .owner = op, .after = IX_AFTER_NONE, .state = wt,
+                   .n_wait = 1};
+  if (!ix_push(s, &wf)) {
+    ix_tok_unref(r, done);
+    air_mem_free(&r->alloc, wt);
+    return ix_oom(s);
+  }
   return IX_CONT;
 }
 
@@ -739,11 +799,11 @@ air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
     /* Another process's rank: the view stays on this rank's own copy (same
      * shape and offsets), and the transfer goes to the same bytes of the peer's
      * part of the window. */
-    uint32_t P = r->transport->processes, pp = process_of(rk->n, P, (uint32_t)peer);
+    uint32_t P = r->transport->processes, pp = ix_process_of(rk->n, P, (uint32_t)peer);
     rem->win[w] = y->win;
     rem->process[w] = pp;
     rem->mine[w] = y->base + (uint64_t)idx * y->stride;
-    rem->peer_off[w] = (uint64_t)((uint32_t)peer - block_first(rk->n, P, pp)) * y->stride;
+    rem->peer_off[w] = (uint64_t)((uint32_t)peer - ix_block_first(rk->n, P, pp)) * y->stride;
     rem->peer[w] = peer;
   }
   return NULL;

@@ -27,6 +27,7 @@ struct ix_space_t;   /* channel.c */
 struct ix_watched_t; /* watchdog.c */
 struct ix_waves_t;   /* waves.c */
 struct ix_ranks_t;   /* rank.c */
+struct ix_wire_t;    /* rank_wire.c */
 
 /* Upward calls, installed by start.c: lower floors call these instead of naming
  * the functions above them. */
@@ -98,6 +99,11 @@ struct ix_run_t {
   void** binding_data;     /* per entry parameter (NULL: scalar); with rank_copies */
   uint32_t n_bindings;
   struct air_rank_transport_t* transport; /* NULL: every rank runs in this process */
+  /* Ranks spread over processes: the messages with the peers (rank_wire.c; made
+   * by the first air.rank, under the lock) and the channel ops waiting for a
+   * peer's reply (chan_remote.c, under the lock). */
+  struct ix_wire_t* wire;
+  air_ptrmap_t remote_ops;
 };
 
 /* A run object with its mutexes initialised and nothing else (NULL when out of

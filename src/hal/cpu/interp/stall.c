@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "air/rank.h"
+#include "hal/cpu/interp/chan_remote.h"
 #include "hal/cpu/interp/channel.h"
+#include "hal/cpu/interp/rank_wire.h"
 #include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/waves.h"
 #include "runtime/base/mem.h"
@@ -43,6 +46,10 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
   }
   if (k->why == IX_WHY_RANK) {
     ix_rank_describe(r, s, sb);
+    return;
+  }
+  if (k->why == IX_WHY_REMOTE) {
+    ix_chan_remote_describe(r, s, sb);
     return;
   }
   if (k->why == IX_WHY_GATE) {
@@ -94,12 +101,21 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
 }
 
 void ix_stalled(ix_run_t* r, ix_wake_t* w) {
+  /* While ranks span processes a message may still wake this one: only the
+   * distributed detection (rank_wire.c) may call it a deadlock. */
+  if (ix_wire_defer_locked(r)) return;
   uint32_t n = 0;
   for (ix_waiter_t* s = r->parked; s; s = s->pnext) ++n;
-  line_t* lines = air_mem_calloc(&r->alloc, n ? n : 1, sizeof(line_t));
+  line_t* lines = air_mem_calloc(&r->alloc, n + 1, sizeof(line_t));
   air_sb_t sb;
   air_sb_init(&sb, &r->alloc);
   uint32_t m = 0;
+  /* A strand blocked in an agreement with the peers is not parked. */
+  ix_wire_describe(r, &sb);
+  if (sb.len && lines) {
+    lines[m].text = air_sb_take(&sb, NULL);
+    if (lines[m].text) ++m, ++n;
+  }
   for (ix_waiter_t* s = r->parked; s && lines; s = s->pnext) {
     describe(r, ix_strand_of(s), &sb);
     lines[m].line = s->park.op ? s->park.op->line : 0;
@@ -109,7 +125,11 @@ void ix_stalled(ix_run_t* r, ix_wake_t* w) {
   }
   if (m) qsort(lines, m, sizeof *lines, line_cmp);
   enum { MAX_LINES = 64 };
-  air_sb_printf(&sb, "deadlock: no operation can make progress; %u blocked:", n);
+  if (ix_wire_verdict(r))
+    air_sb_printf(&sb, "deadlock across processes: no operation of any process can make "
+                  "progress; in process %u, %u blocked:", r->transport->process, n);
+  else
+    air_sb_printf(&sb, "deadlock: no operation can make progress; %u blocked:", n);
   uint32_t shown = 0;
   for (uint32_t i = 0; i < m; ++i) {
     uint32_t same = 1;

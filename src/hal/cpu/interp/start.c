@@ -23,6 +23,8 @@
 #include "hal/cpu/interp/stall.h"
 #include "hal/cpu/interp/tables.h"
 #include "hal/cpu/interp/watchdog.h"
+#include "hal/cpu/interp/chan_remote.h"
+#include "hal/cpu/interp/rank_wire.h"
 #include "hal/cpu/interp/waves.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
@@ -66,6 +68,7 @@ static ix_run_t* run_get(const air_interp_desc_t* d) {
 static void run_free(ix_run_t* r) {
   ix_waves_free(r);
   ix_ranks_free(r);
+  ix_chan_remote_free(r);
   ix_spaces_free(r);
   ix_allocs_free(r);
   ix_globals_free(r);
@@ -86,6 +89,9 @@ static void run_free(ix_run_t* r) {
  * strand's worker finishes and draining the pool orders every free of an
  * abandoned run; `done` comes last (unless it was called early). */
 static void run_end(ix_run_t* r) {
+  /* The peers' messages stop first (the listener and courier are joined; a run
+   * that failed here has told its peers). */
+  ix_wire_stop(r);
   ix_watchdog_stop(r);
   air_interp_done_fn_t done = r->done;
   void* user = r->user;

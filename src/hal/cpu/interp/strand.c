@@ -83,6 +83,19 @@ void ix_spawn(ix_run_t* r, ix_strand_t* s) {
   air_pool_submit(r->pool, &s->w.task);
 }
 
+void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w) {
+  if (s->join) s->join->pending++;
+  r->live++;
+  r->active++;
+  s->w.task.next = NULL;
+  if (w->last)
+    w->last->next = &s->w.task;
+  else
+    w->first = &s->w.task;
+  w->last = &s->w.task;
+  w->n++;
+}
+
 /* Spawns `s` already parked on `t` (false: `t` has fired or the run is failing;
  * spawn it the usual way then). An async op whose dependency has not fired
  * would otherwise go through the pool only to park on it at once; this saves

@@ -109,6 +109,10 @@ bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* m
 void ix_strand_free(ix_strand_t* s);
 /* Queues a new strand (counts it live and joined). */
 void ix_spawn(ix_run_t* r, ix_strand_t* s);
+/* The same under the lock: counted now, queued by ix_wake_flush(w) after the
+ * lock is released (a strand made for a message counts in the same hold of the
+ * lock as the message, rank_wire.h). */
+void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w);
 /* Queues a new strand parked on token `t` with park reason `why` (see
  * strand.c); false when `t` fired or the run is failing (nothing done). */
 bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,

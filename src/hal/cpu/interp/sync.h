@@ -46,6 +46,7 @@ enum {
   IX_WHY_GATE,      /* the wave opener: no wave has all its gates open */
   IX_WHY_EDGE,      /* a command waiting for one ordered before it in its wave */
   IX_WHY_RANK,      /* a rank at a collective (symmetric alloc/free) of its air.rank */
+  IX_WHY_REMOTE,    /* a put/get waiting for the process holding its lane (chan_remote.c) */
 };
 
 struct ix_lane_t;  /* channel.c */
@@ -60,6 +61,7 @@ typedef struct ix_park_t {
   uint64_t ticket;          /* PUT/GET: channel wait lists are kept in ticket order */
   uint32_t rank;
   int64_t idx[AIR_MAX_RANK];
+  int64_t rank_id;          /* REMOTE: the rank waiting */
 } ix_park_t;
 
 struct ix_waiter_t {

@@ -27,53 +27,10 @@
 #include "amdgpu/code_object.h"
 #include "codegen/cg_gpu.h"
 #include "gpu_sim.h"
+#include "gpu_test.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
-
-static char* read_all(const char* path, size_t* len) {
-  FILE* f = fopen(path, "rb");
-  assert_non_null(f);
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char* s = malloc((size_t)n + 1);
-  assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-  s[n] = 0;
-  fclose(f);
-  *len = (size_t)n;
-  return s;
-}
-
-static air_program_t* parse(air_context_t* ctx, const char* text, const char* name) {
-  air_parse_options_t o = {0};
-  o.filename = name;
-  air_program_t* p = NULL;
-  air_status_t s = air_program_parse(ctx, text, strlen(text), &o, &p);
-  if (s) fail_msg("%s: %s", name, air_status_message(s));
-  return p;
-}
-
-static air_program_t* parse_file(air_context_t* ctx, const char* path) {
-  size_t n;
-  char* text = read_all(path, &n);
-  air_program_t* p = parse(ctx, text, path);
-  free(text);
-  return p;
-}
-
-/* Schedule + kernels for `gfx`; returns the status of the kernel step. */
-static air_status_t build(air_context_t* ctx, air_program_t* p, const char* gfx,
-                          air_schedule_t** out) {
-  const air_target_t* t = NULL;
-  assert_null(air_target_lookup(NULL, gfx, &t));
-  air_status_t s = air_schedule_compile(air_context_allocator(ctx), p, NULL, t, out);
-  if (s) fail_msg("schedule for %s: %s", gfx, air_status_message(s));
-  air_cg_gpu_toolchain_t tc;
-  s = air_cg_gpu_toolchain_find(NULL, gfx, &tc);
-  if (s) fail_msg("toolchain for %s: %s", gfx, air_status_message(s));
-  return air_cg_gpu_compile(NULL, p, *out, t, &tc, NULL);
-}
 
 static void test_every_target(void** state) {
   (void)state;
@@ -87,9 +44,9 @@ static void test_every_target(void** state) {
     const air_target_t* t = NULL;
     assert_null(air_target_lookup(NULL, gfx[g], &t));
     for (size_t i = 0; i < sizeof progs / sizeof *progs; ++i) {
-      air_program_t* p = parse_file(ctx, progs[i]);
+      air_program_t* p = gpu_test_parse_file(ctx, progs[i]);
       air_schedule_t* sc = NULL;
-      air_status_t s = build(ctx, p, gfx[g], &sc);
+      air_status_t s = gpu_test_build(ctx, p, gfx[g], &sc);
       if (s) fail_msg("%s for %s: %s", progs[i], gfx[g], air_status_message(s));
       assert_non_null(sc->gpu);
       assert_string_equal(sc->gpu->processor, gfx[g]);
@@ -255,9 +212,9 @@ static void test_refusals(void** state) {
   air_context_t* ctx = NULL;
   assert_null(air_context_create(NULL, NULL, &ctx));
   for (size_t i = 0; i < sizeof k_refusals / sizeof *k_refusals; ++i) {
-    air_program_t* p = parse(ctx, k_refusals[i].text, k_refusals[i].name);
+    air_program_t* p = gpu_test_parse(ctx, k_refusals[i].text, k_refusals[i].name);
     air_schedule_t* sc = NULL;
-    air_status_t s = build(ctx, p, "gfx90a", &sc);
+    air_status_t s = gpu_test_build(ctx, p, "gfx90a", &sc);
     if (!s) fail_msg("%s: compiled", k_refusals[i].name);
     const char* m = air_status_message(s);
     char at[32];
@@ -286,9 +243,9 @@ static void test_generic(void** state) {
   assert_null(air_context_create(NULL, NULL, &ctx));
   for (size_t g = 0; g < sizeof gfx / sizeof *gfx; ++g)
     for (size_t i = 0; i < 2; ++i) {
-      air_program_t* p = parse_file(ctx, progs[i]);
+      air_program_t* p = gpu_test_parse_file(ctx, progs[i]);
       air_schedule_t* sc = NULL;
-      air_status_t s = build(ctx, p, gfx[g], &sc);
+      air_status_t s = gpu_test_build(ctx, p, gfx[g], &sc);
       if (s) fail_msg("%s for %s: %s", progs[i], gfx[g], air_status_message(s));
       const air_gpu_kernel_t* k = &sc->gpu->kernels[0];
       assert_int_equal(k->mapping, AIR_GPU_MAP_THREADS);
@@ -321,9 +278,9 @@ static void test_generic(void** state) {
       "  }\n"
       "  return\n"
       "}\n";
-  air_program_t* p = parse(ctx, bad, "mod_map.mlir");
+  air_program_t* p = gpu_test_parse(ctx, bad, "mod_map.mlir");
   air_schedule_t* sc = NULL;
-  air_status_t s = build(ctx, p, "gfx90a", &sc);
+  air_status_t s = gpu_test_build(ctx, p, "gfx90a", &sc);
   if (!s || air_status_code(s) != AIR_STATUS_UNIMPLEMENTED ||
       !strstr(air_status_message(s), "mod_map.mlir:9:") ||
       !strstr(air_status_message(s), "its maps must be linear"))
@@ -350,7 +307,7 @@ static void test_simulator(void** state) {
   (void)state;
   air_context_t* ctx = NULL;
   assert_null(air_context_create(NULL, NULL, &ctx));
-  air_program_t* p = parse_file(ctx, AIR_GPU_DATA_DIR "/vadd.mlir");
+  air_program_t* p = gpu_test_parse_file(ctx, AIR_GPU_DATA_DIR "/vadd.mlir");
   air_cg_gpu_sim_t* sim = sim_of(ctx, p, "gfx90a");
   air_gpu_sim_fn fn;
   const air_gpu_kernel_t* k;
@@ -396,7 +353,7 @@ static void test_simulator_deadlock(void** state) {
       "}\n";
   air_context_t* ctx = NULL;
   assert_null(air_context_create(NULL, NULL, &ctx));
-  air_program_t* p = parse(ctx, text, "deadlock.mlir");
+  air_program_t* p = gpu_test_parse(ctx, text, "deadlock.mlir");
   air_cg_gpu_sim_t* sim = sim_of(ctx, p, "gfx1100");
   air_gpu_sim_fn fn;
   const air_gpu_kernel_t* k;
@@ -418,9 +375,9 @@ static void test_artifact(void** state) {
   (void)state;
   air_context_t* ctx = NULL;
   assert_null(air_context_create(NULL, NULL, &ctx));
-  air_program_t* p = parse_file(ctx, AIR_SAMPLES_DIR "/matmul_4x4.mlir");
+  air_program_t* p = gpu_test_parse_file(ctx, AIR_SAMPLES_DIR "/matmul_4x4.mlir");
   air_schedule_t* sc = NULL;
-  air_status_t s = build(ctx, p, "gfx1030", &sc);
+  air_status_t s = gpu_test_build(ctx, p, "gfx1030", &sc);
   if (s) fail_msg("%s", air_status_message(s));
   void* img = NULL;
   size_t n = 0;

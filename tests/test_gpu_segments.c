@@ -28,19 +28,11 @@
 #include "amdgpu/code_object.h"
 #include "codegen/cg_gpu.h"
 #include "gpu_sim.h"
+#include "gpu_test.h"
 #include "runtime/ir/ir.h"
 #include "scheduler/artifact/artifact.h"
 #include "scheduler/compile.h"
 #include "test_util.h"
-
-static air_program_t* parse(air_context_t* ctx, const char* text, const char* name) {
-  air_parse_options_t o = {0};
-  o.filename = name;
-  air_program_t* p = NULL;
-  air_status_t s = air_program_parse(ctx, text, strlen(text), &o, &p);
-  if (s) fail_msg("%s: %s", name, air_status_message(s));
-  return p;
-}
 
 /* The file's text with every `from` replaced by `to` (malloc'd). */
 static char* text_of(const char* path, const char* from, const char* to) {
@@ -62,19 +54,6 @@ static char* text_of(const char* path, const char* from, const char* to) {
   strcpy(w, r);
   free(t);
   return out;
-}
-
-/* Schedule + kernels for `gfx` (the toolchain must build it). */
-static air_status_t build(air_context_t* ctx, air_program_t* p, const char* gfx,
-                          air_schedule_t** out) {
-  const air_target_t* t = NULL;
-  assert_null(air_target_lookup(NULL, gfx, &t));
-  air_status_t s = air_schedule_compile(air_context_allocator(ctx), p, NULL, t, out);
-  if (s) fail_msg("schedule for %s: %s", gfx, air_status_message(s));
-  air_cg_gpu_toolchain_t tc;
-  s = air_cg_gpu_toolchain_find(NULL, gfx, &tc);
-  if (s) fail_msg("toolchain for %s: %s", gfx, air_status_message(s));
-  return air_cg_gpu_compile(NULL, p, *out, t, &tc, NULL);
 }
 
 /* The kernels planned for `target` and built for the host simulator (no
@@ -123,10 +102,11 @@ static void test_every_target(void** state) {
     for (int prog = 0; prog < 2; ++prog) {
       char* text = text_of(prog ? AIR_GPU_DATA_DIR "/xcd_padded.mlir"
                                 : AIR_GPU_DATA_DIR "/nested_segments.mlir", NULL, NULL);
-      air_program_t* p = parse(ctx, text, prog ? "xcd_padded.mlir" : "nested_segments.mlir");
+      air_program_t* p =
+          gpu_test_parse(ctx, text, prog ? "xcd_padded.mlir" : "nested_segments.mlir");
       free(text);
       air_schedule_t* sc = NULL;
-      air_status_t s = build(ctx, p, gfx[g], &sc);
+      air_status_t s = gpu_test_build(ctx, p, gfx[g], &sc);
       if (prog && t->cols < 3) {
         /* An XCD segment of 3 on a processor with one XCD: refused at the segment. */
         if (!s || air_status_code(s) != AIR_STATUS_RESOURCE_EXHAUSTED ||
@@ -198,7 +178,7 @@ static void test_four_level_mi300x(void** state) {
   fl_bufs_t* m = malloc(sizeof *m);
   for (size_t ti = 0; ti < 2; ++ti) {
     char* text = text_of(AIR_GPU_DATA_DIR "/mi300x_four_level.mlir", NULL, NULL);
-    air_program_t* p = parse(ctx, text, "mi300x_four_level.mlir");
+    air_program_t* p = gpu_test_parse(ctx, text, "mi300x_four_level.mlir");
     free(text);
     air_cg_gpu_sim_t* sim = NULL;
     air_status_t s = sim_of(p, targets[ti], &sim);
@@ -241,7 +221,7 @@ static void test_four_level_mi300x(void** state) {
 static void test_xcd_padding(void** state) {
   air_context_t* ctx = *state;
   char* text = text_of(AIR_GPU_DATA_DIR "/xcd_padded.mlir", NULL, NULL);
-  air_program_t* p = parse(ctx, text, "xcd_padded.mlir");
+  air_program_t* p = gpu_test_parse(ctx, text, "xcd_padded.mlir");
   free(text);
   air_cg_gpu_sim_t* sim = NULL;
   air_status_t s = sim_of(p, "mi300x", &sim);
@@ -395,7 +375,7 @@ static void test_refusals(void** state) {
       strcat(owned, text + pre);
       text = owned;
     }
-    air_program_t* p = parse(ctx, text, k_refusals[i].name);
+    air_program_t* p = gpu_test_parse(ctx, text, k_refusals[i].name);
     air_cg_gpu_sim_t* sim = NULL;
     air_status_t s = sim_of(p, k_refusals[i].target, &sim);
     if (!s) fail_msg("%s: planned", k_refusals[i].name);
@@ -414,7 +394,7 @@ static void test_refusals(void** state) {
  * four-level test), and 110 instances on gfx90a. */
 static void test_limits_inclusive(void** state) {
   air_context_t* ctx = *state;
-  air_program_t* p = parse(ctx, SEG_PROGRAM("", "10", "11", "", "", ""), "full_gfx90a");
+  air_program_t* p = gpu_test_parse(ctx, SEG_PROGRAM("", "10", "11", "", "", ""), "full_gfx90a");
   air_cg_gpu_sim_t* sim = NULL;
   air_status_t s = sim_of(p, "gfx90a", &sim);
   if (s) fail_msg("%s", air_status_message(s));
@@ -441,7 +421,7 @@ static void test_plan_before_toolchain(void** state) {
      * footprint check passes, but there are 8 XCDs. */
     char* text = good ? text_of(AIR_GPU_DATA_DIR "/mi300x_four_level.mlir", NULL, NULL)
                       : strdup(SEG_PROGRAM("backend-granularity=XCD", "9", "1", "", "", ""));
-    air_program_t* p = parse(ctx, text, "four.mlir");
+    air_program_t* p = gpu_test_parse(ctx, text, "four.mlir");
     free(text);
     air_schedule_t* sc = NULL;
     air_status_t s = air_schedule_compile(air_context_allocator(ctx), p, NULL, t, &sc);

@@ -1,19 +1,24 @@
-# The CPU executor: programs run on the worker pool, checked against C references.
-air_add_test(test_interp ${CMAKE_CURRENT_SOURCE_DIR}/test_interp.c)
-set_tests_properties(test_interp PROPERTIES LABELS "concurrency")
-# The same tests on each path (issue 14): every body interpreted with the linalg
-# ops' reference loops (AIR_DISPATCH_INTERPRET), and with the program's units
-# compiled by the code generator (JIT) and the library kernels. The default run
-# above has library kernels and no units.
-add_test(NAME test_interp_interpreted COMMAND test_interp)
-set_tests_properties(test_interp_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
-  ENVIRONMENT "AIR_TEST_PATH=interpreted")
-if(TARGET airrt_codegen_shared)
-  add_test(NAME test_interp_compiled COMMAND test_interp)
-  set_tests_properties(test_interp_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
-    ENVIRONMENT "AIR_TEST_PATH=compiled")
-  add_dependencies(test_interp airrt_codegen_shared)
-endif()
+# The CPU executor: programs run on the worker pool, checked against C references;
+# two tests sharing tests/interp_test.h (test_interp: samples, channels, patterns,
+# compute, tokens, the watchdog; test_interp_programs: the program corpus, run-time
+# errors, prepared and inline runs, copies, traces).
+# Each also runs on the other paths (issue 14): every body interpreted with the
+# linalg ops' reference loops (AIR_DISPATCH_INTERPRET), and with the program's
+# units compiled by the code generator (JIT) and the library kernels. The default
+# run has library kernels and no units.
+foreach(t test_interp test_interp_programs)
+  air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
+  set_tests_properties(${t} PROPERTIES LABELS "concurrency")
+  add_test(NAME ${t}_interpreted COMMAND ${t})
+  set_tests_properties(${t}_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
+    ENVIRONMENT "AIR_TEST_PATH=interpreted")
+  if(TARGET airrt_codegen_shared)
+    add_test(NAME ${t}_compiled COMMAND ${t})
+    set_tests_properties(${t}_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
+      ENVIRONMENT "AIR_TEST_PATH=compiled")
+    add_dependencies(${t} airrt_codegen_shared)
+  endif()
+endforeach()
 # What the executor does to run fast (issue 14): split copies, ready async ops in
 # their dispatcher's strand, the channel spin, compiled units in runs.
 air_add_test(test_interp_speed ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_speed.c)

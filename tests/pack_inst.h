@@ -1,7 +1,7 @@
 /* pack_inst.h - random packing instances shared by test_pack_sweep.c and
  * test_pack_window.c: n buffers over a number of time slots, a splitmix64
- * stream, and the span type their plain reference placers sort. Include after
- * <cmocka.h> (make() asserts its allocations). */
+ * stream, the span type, and the plain reference placer both check against.
+ * Include after <cmocka.h> (make() asserts its allocations). */
 #ifndef AIR_TESTS_PACK_INST_H_
 #define AIR_TESTS_PACK_INST_H_
 
@@ -51,6 +51,47 @@ typedef struct span_t {
 static inline int by_off(const void* a, const void* b) {
   const span_t *x = a, *y = b;
   return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Places order[0..count) one by one against every placed buffer of the list
+ * whose lifetime overlaps: order[0..ff_until) by first-fit, the rest by
+ * first-fit or best-fit (smallest gap, lowest on ties), else on top; returns the
+ * arena. The plain reference the placers are checked against. */
+static inline uint64_t inst_reference(const inst_t* in, const uint32_t* order, uint32_t count,
+                                      uint32_t ff_until, int first_fit_rest, uint64_t* off) {
+  span_t* sp = calloc(in->n + 1, sizeof *sp);
+  char* placed = calloc(in->n, 1);
+  uint64_t arena = 0;
+  for (uint32_t k = 0; k < count; ++k) {
+    uint32_t b = order[k];
+    int first_fit = k < ff_until || first_fit_rest;
+    uint32_t m = 0;
+    for (uint32_t j = 0; j < in->n; ++j)
+      if (placed[j] && in->lo[j] < in->hi[b] && in->lo[b] < in->hi[j])
+        sp[m++] = (span_t){off[j], off[j] + in->sz[j]};
+    qsort(sp, m, sizeof *sp, by_off);
+    uint64_t cur = 0, best = UINT64_MAX, best_gap = UINT64_MAX, s = in->sz[b];
+    for (uint32_t i = 0; i < m; ++i) {
+      if (sp[i].off >= cur && sp[i].off - cur >= s) {
+        uint64_t gap = sp[i].off - cur;
+        if (first_fit) {
+          best = cur;
+          break;
+        }
+        if (gap < best_gap) {
+          best_gap = gap;
+          best = cur;
+        }
+      }
+      if (sp[i].end > cur) cur = sp[i].end;
+    }
+    off[b] = best != UINT64_MAX ? best : cur;
+    placed[b] = 1;
+    if (off[b] + s > arena) arena = off[b] + s;
+  }
+  free(sp);
+  free(placed);
+  return arena;
 }
 
 #endif

@@ -21,42 +21,6 @@
 #include "scheduler/pack/pack.h"
 #include "scheduler/pack/pack_sweep.h"
 
-/* The reference placement; returns the arena. */
-static uint64_t reference(const inst_t* in, const uint32_t* order, int first_fit, uint64_t* off) {
-  span_t* sp = calloc(in->n + 1, sizeof *sp);
-  char* placed = calloc(in->n, 1);
-  uint64_t arena = 0;
-  for (uint32_t k = 0; k < in->n; ++k) {
-    uint32_t b = order[k];
-    uint32_t m = 0;
-    for (uint32_t j = 0; j < in->n; ++j)
-      if (placed[j] && in->lo[j] < in->hi[b] && in->lo[b] < in->hi[j])
-        sp[m++] = (span_t){off[j], off[j] + in->sz[j]};
-    qsort(sp, m, sizeof *sp, by_off);
-    uint64_t cur = 0, best = UINT64_MAX, best_gap = UINT64_MAX, s = in->sz[b];
-    for (uint32_t i = 0; i < m; ++i) {
-      if (sp[i].off >= cur && sp[i].off - cur >= s) {
-        uint64_t gap = sp[i].off - cur;
-        if (first_fit) {
-          best = cur;
-          break;
-        }
-        if (gap < best_gap) {
-          best_gap = gap;
-          best = cur;
-        }
-      }
-      if (sp[i].end > cur) cur = sp[i].end;
-    }
-    off[b] = best != UINT64_MAX ? best : cur;
-    placed[b] = 1;
-    if (off[b] + s > arena) arena = off[b] + s;
-  }
-  free(sp);
-  free(placed);
-  return arena;
-}
-
 static const inst_t* g_in; /* for the comparators */
 static uint32_t g_pivot;
 
@@ -101,7 +65,7 @@ static void compare(const inst_t* in, const uint32_t* order, int64_t pivot, int 
   uint64_t* a = calloc(in->n, 8);
   uint64_t* b = calloc(in->n, 8);
   uint64_t arena = pk_sweep_place(sw, order, pivot, first_fit, UINT64_MAX - 1, a);
-  uint64_t want = reference(in, order, first_fit, b);
+  uint64_t want = inst_reference(in, order, in->n, 0, first_fit, b); /* one rule for all */
   assert_int_equal(arena, want);
   for (uint32_t i = 0; i < in->n; ++i)
     if (a[i] != b[i])

@@ -105,46 +105,6 @@ static void test_seq_model(void** state) {
 
 /* ---- instances and the plain reference ----------------------------------- */
 
-/* Places order[0..count) one by one against every placed buffer of the list
- * whose lifetime overlaps: order[0..ff_until) by first-fit, the rest by
- * first-fit or best-fit (smallest gap, lowest on ties), else on top. */
-static uint64_t reference(const inst_t* in, const uint32_t* order, uint32_t count,
-                          uint32_t ff_until, int first_fit_rest, uint64_t* off) {
-  span_t* sp = calloc(in->n + 1, sizeof *sp);
-  char* placed = calloc(in->n, 1);
-  uint64_t arena = 0;
-  for (uint32_t k = 0; k < count; ++k) {
-    uint32_t b = order[k];
-    int first_fit = k < ff_until || first_fit_rest;
-    uint32_t m = 0;
-    for (uint32_t j = 0; j < in->n; ++j)
-      if (placed[j] && in->lo[j] < in->hi[b] && in->lo[b] < in->hi[j])
-        sp[m++] = (span_t){off[j], off[j] + in->sz[j]};
-    qsort(sp, m, sizeof *sp, by_off);
-    uint64_t cur = 0, best = UINT64_MAX, best_gap = UINT64_MAX, s = in->sz[b];
-    for (uint32_t i = 0; i < m; ++i) {
-      if (sp[i].off >= cur && sp[i].off - cur >= s) {
-        uint64_t gap = sp[i].off - cur;
-        if (first_fit) {
-          best = cur;
-          break;
-        }
-        if (gap < best_gap) {
-          best_gap = gap;
-          best = cur;
-        }
-      }
-      if (sp[i].end > cur) cur = sp[i].end;
-    }
-    off[b] = best != UINT64_MAX ? best : cur;
-    placed[b] = 1;
-    if (off[b] + s > arena) arena = off[b] + s;
-  }
-  free(sp);
-  free(placed);
-  return arena;
-}
-
 static int meets(const inst_t* in, uint32_t i, uint32_t w0, uint32_t w1) {
   return in->lo[i] <= w1 && in->hi[i] > w0;
 }
@@ -216,7 +176,7 @@ static void compare_window(const inst_t* in, uint32_t w0, uint32_t w1, int shuff
   uint64_t* a = calloc(in->n, 8);
   uint64_t* b = calloc(in->n, 8);
   uint64_t arena = pk_window_place(w, order, count, w0, w1, UINT64_MAX - 1, UINT64_MAX, a);
-  uint64_t want = reference(in, order, count, count, 1, b);
+  uint64_t want = inst_reference(in, order, count, count, 1, b);
   assert_int_equal(arena, want);
   for (uint32_t k = 0; k < count; ++k)
     if (a[order[k]] != b[order[k]])
@@ -231,7 +191,7 @@ static void compare_window(const inst_t* in, uint32_t w0, uint32_t w1, int shuff
     uint64_t* c = calloc(in->n, 8);
     memcpy(c, a, in->n * 8);
     uint64_t total = pk_sweep_around(sw, order, count, w0, w1, ff, UINT64_MAX - 1, c);
-    uint64_t ref = reference(in, order, in->n, count, ff, b);
+    uint64_t ref = inst_reference(in, order, in->n, count, ff, b);
     assert_int_equal(total, ref);
     for (uint32_t i = 0; i < in->n; ++i)
       if (c[i] != b[i])

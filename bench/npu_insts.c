@@ -105,6 +105,28 @@ static char* program_text(int k) {
 
 static double median_ns(double* v, int n) { return ab_quantile(v, (size_t)n, 0.5); }
 
+/* Median ns of `reps` lowerings of the mlir-aie module `text` (owned: freed
+ * here) to an instruction stream; t[] is scratch for reps times. */
+static int time_module(const char* what, char* text, const char* file, double* t, int reps,
+                       double* out) {
+  if (!text) {
+    fprintf(stderr, "npu_insts: out of memory writing the %s\n", what);
+    return 1;
+  }
+  int rc = 0;
+  for (int r = 0; r < reps && !rc; ++r) {
+    uint32_t* w = NULL;
+    size_t n;
+    int64_t t0 = ab_now_ns();
+    rc = check(what, air_npu_insts_from_module(&k_a, text, strlen(text), file, NULL, &w, &n));
+    t[r] = (double)(ab_now_ns() - t0);
+    free(w);
+  }
+  free(text);
+  *out = median_ns(t, reps);
+  return rc;
+}
+
 static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
   static const int k_sizes[] = {1, 16, 256};
   int reps = o->reps ? o->reps : o->quick ? 1 : 21;
@@ -141,30 +163,12 @@ static int bench_gen(const ab_opts_t* o, air_context_t* ctx) {
       t[r] = (double)(ab_now_ns() - t0);
     }
     enc = median_ns(t, reps) / k;
-    char* m = module_text(k);
-    for (int r = 0; r < reps; ++r) {
-      uint32_t* w;
-      size_t n;
-      int64_t t0 = ab_now_ns();
-      if (check("module", air_npu_insts_from_module(&k_a, m, strlen(m), "b.mlir", NULL, &w, &n)))
-        return 1;
-      t[r] = (double)(ab_now_ns() - t0);
-      free(w);
-    }
-    free(m);
-    mod = median_ns(t, reps) / k;
-    m = task_module_text(k);
-    for (int r = 0; r < reps; ++r) {
-      uint32_t* w;
-      size_t n;
-      int64_t t0 = ab_now_ns();
-      if (check("task module", air_npu_insts_from_module(&k_a, m, strlen(m), "t.mlir", NULL, &w, &n)))
-        return 1;
-      t[r] = (double)(ab_now_ns() - t0);
-      free(w);
-    }
-    free(m);
-    double task = median_ns(t, reps) / k;
+    double task;
+    if (time_module("module", module_text(k), "b.mlir", t, reps, &mod) ||
+        time_module("task module", task_module_text(k), "t.mlir", t, reps, &task))
+      return 1;
+    mod /= k;
+    task /= k;
     char* p_text = program_text(k);
     air_program_t* p = NULL;
     if (check("parse", air_program_parse(ctx, p_text, strlen(p_text), NULL, &p))) return 1;

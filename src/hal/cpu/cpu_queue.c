@@ -315,6 +315,9 @@ static bool run_here(submission_t* s) {
   s->pref = prefer_caller(d, c);
   uint32_t mask = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
   s->probe = (atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask;
+  /* A side never measured is tried at once (the first submission measured the
+   * workers): an estimate from the other side is a bound, not a figure. */
+  if (!atomic_load_explicit(&c->here_ns, memory_order_relaxed)) s->probe = !s->pref;
   if (s->pref == s->probe) return false;
   air_pool_t* local = atomic_exchange(&d->spare_local, NULL);
   if (!local) {

@@ -189,7 +189,6 @@ static void test_asleep(void** state) {
   (void)state;
   air_pool_t* pool = NULL;
   assert_null(air_pool_create(NULL, 2, &pool));
-  air_pool_set_spin(pool, 0);
   int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
   while (!air_pool_asleep(pool) && air_time_now_ns() < deadline) test_sleep_us(100);
   assert_true(air_pool_asleep(pool));

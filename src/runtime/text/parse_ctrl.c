@@ -395,33 +395,6 @@ static air_status_t op_switch(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
-/* `(%a, 4, ...)`: a mixed static/dynamic list in parentheses. */
-static air_status_t mixed_group(air_parser_t* P, air_ixlist_t* out) {
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'('"));
-  uint32_t mark = P->n_ixs;
-  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-    do {
-      if (P->tok.kind == AIR_TK_PERCENT) {
-        air_vid_t v;
-        TRY(air_parse_operand(P, P->t_index, &v));
-        TRY(air_parse_push_ix(P, v, 0));
-        continue;
-      }
-      bool neg = air_parse_accept(P, AIR_TK_MINUS);
-      if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u > (uint64_t)INT64_MAX)
-        return air_parse_fail(P, "a value or an integer");
-      TRY(air_parse_push_ix(P, 0, neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u));
-      air_parse_next(P);
-    } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')'"));
-  }
-  uint32_t n = P->n_ixs - mark;
-  if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
-  if (n) memcpy(out->items, P->ixs + mark, n * sizeof(air_ix_t));
-  P->n_ixs = mark;
-  return NULL;
-}
-
 /* A list of n constants `v`. */
 static air_status_t const_list(air_parser_t* P, air_ixlist_t* out, uint32_t n, int64_t v) {
   if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
@@ -439,16 +412,16 @@ static air_status_t op_forall(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   air_ixlist_t lists[3];
   bool normal = air_parse_accept_kw(P, "in");
   if (normal) {
-    TRY(mixed_group(P, &lists[1]));
+    TRY(air_parse_ixgroup(P, &lists[1]));
     TRY(const_list(P, &lists[0], lists[1].n, 0));
     TRY(const_list(P, &lists[2], lists[1].n, 1));
   } else {
     TRY(air_parse_expect(P, AIR_TK_EQUAL, "'in' or '=' and the lower bounds"));
-    TRY(mixed_group(P, &lists[0]));
+    TRY(air_parse_ixgroup(P, &lists[0]));
     TRY(air_parse_expect_kw(P, "to"));
-    TRY(mixed_group(P, &lists[1]));
+    TRY(air_parse_ixgroup(P, &lists[1]));
     TRY(air_parse_expect_kw(P, "step"));
-    TRY(mixed_group(P, &lists[2]));
+    TRY(air_parse_ixgroup(P, &lists[2]));
   }
   if (lists[0].n != n || lists[1].n != n || lists[2].n != n)
     return PERR(P, at->line, at->col,

@@ -10,6 +10,8 @@
 air_status_t air_parse_operand(air_parser_t* P, air_tid_t type, air_vid_t* out);
 /* `[%a, 0, %b]`: a mixed static/dynamic index list, values of type index. */
 air_status_t air_parse_ixlist(air_parser_t* P, air_ixlist_t* out);
+/* The same list in parentheses: `(%a, 4, ...)` (scf.forall's bounds). */
+air_status_t air_parse_ixgroup(air_parser_t* P, air_ixlist_t* out);
 /* `[%a, %b]` of tokens, appended to *list. */
 air_status_t air_parse_toklist(air_parser_t* P, air_vlist_t* list);
 /* `( %a, %b )` or `%a, %b` refs pushed on refs (no resolution); `close` is the

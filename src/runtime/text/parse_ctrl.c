@@ -45,26 +45,31 @@ static air_status_t check_yield(air_parser_t* P, air_op_t* op, uint32_t r,
 /* scf                                                                       */
 /*---------------------------------------------------------------------------*/
 
+/* `(%a = %b, ...)`: pushes name, value pairs on refs, counting them in *n;
+ * `open` and `end` are the messages for its parentheses. */
+static air_status_t ref_pairs(air_parser_t* P, const char* open, const char* end, uint32_t* n) {
+  TRY(air_parse_expect(P, AIR_TK_LPAREN, open));
+  if (air_parse_accept(P, AIR_TK_RPAREN)) return NULL;
+  do {
+    air_pref_t r;
+    TRY(air_parse_ref(P, &r));
+    TRY(air_parse_push_ref(P, &r));
+    TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
+    TRY(air_parse_ref(P, &r));
+    TRY(air_parse_push_ref(P, &r));
+    ++*n;
+  } while (air_parse_accept(P, AIR_TK_COMMA));
+  return air_parse_expect(P, AIR_TK_RPAREN, end);
+}
+
 /* `iter_args(%a = %b, ...) -> (T, ...)`: names then values on refs. */
 static air_status_t iter_args(air_parser_t* P, uint32_t* n, uint32_t* names, uint32_t* vals,
                               uint32_t* tb) {
   *n = 0;
   *tb = P->n_tys;
   if (!air_parse_accept_kw(P, "iter_args")) return NULL;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'iter_args'"));
   uint32_t base = P->n_refs;
-  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-    do {
-      air_pref_t r;
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      ++*n;
-    } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the iteration arguments"));
-  }
+  TRY(ref_pairs(P, "'(' after 'iter_args'", "',' or ')' after the iteration arguments", n));
   /* Reorder to names then values so both are contiguous. */
   uint32_t k = *n;
   for (uint32_t i = 0; i < k; ++i) {
@@ -429,20 +434,8 @@ static air_status_t op_forall(air_parser_t* P, air_block_t* blk, air_opkind_t ki
                 n == 1 ? "" : "s", lists[0].n, lists[1].n, lists[2].n);
   uint32_t no = 0, names = 0, vals = 0, tb = P->n_tys;
   if (air_parse_accept_kw(P, "shared_outs")) {
-    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'shared_outs'"));
     uint32_t base = P->n_refs;
-    if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-      do {
-        air_pref_t r;
-        TRY(air_parse_ref(P, &r));
-        TRY(air_parse_push_ref(P, &r));
-        TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
-        TRY(air_parse_ref(P, &r));
-        TRY(air_parse_push_ref(P, &r));
-        ++no;
-      } while (air_parse_accept(P, AIR_TK_COMMA));
-      TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the shared outputs"));
-    }
+    TRY(ref_pairs(P, "'(' after 'shared_outs'", "',' or ')' after the shared outputs", &no));
     names = base;
     vals = base + 1; /* pairs: name, value */
     uint32_t nt;

@@ -170,6 +170,46 @@ static void test_idle_waiter_sleeps(void** state) {
   assert_true(used < 0.02);
 }
 
+typedef struct {
+  air_task_t task;
+  _Atomic int started, release;
+} held_t;
+
+static void held_fn(air_task_t* t, uint32_t worker) {
+  (void)worker;
+  held_t* h = (held_t*)t;
+  atomic_store(&h->started, 1);
+  while (!atomic_load(&h->release)) test_sleep_us(100);
+}
+
+/* air_pool_asleep (cpu_queue.c prices a submission's wake-up by it): true once
+ * every worker sleeps on the futex, false while one runs a task, and always
+ * false for a thread-less pool. */
+static void test_asleep(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (!air_pool_asleep(pool) && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_true(air_pool_asleep(pool));
+  static held_t h;
+  memset(&h, 0, sizeof h);
+  h.task.fn = held_fn;
+  air_pool_submit(pool, &h.task);
+  while (!atomic_load(&h.started) && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_true(atomic_load(&h.started));
+  assert_false(air_pool_asleep(pool)); /* one worker runs the task */
+  atomic_store(&h.release, 1);
+  while (!air_pool_asleep(pool) && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_true(air_pool_asleep(pool));
+  air_pool_destroy(pool);
+
+  air_pool_t* local = NULL;
+  assert_null(air_pool_create_local(NULL, &local));
+  assert_false(air_pool_asleep(local));
+  air_pool_destroy(local);
+}
+
 static void test_bad_thread_count(void** state) {
   (void)state;
   air_pool_t* pool = NULL;
@@ -185,6 +225,7 @@ int main(void) {
       cmocka_unit_test(test_tasks_submit_tasks),
       cmocka_unit_test(test_idle_workers_sleep),
       cmocka_unit_test(test_idle_waiter_sleeps),
+      cmocka_unit_test(test_asleep),
       cmocka_unit_test(test_bad_thread_count),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

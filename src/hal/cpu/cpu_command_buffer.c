@@ -142,8 +142,8 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
   if (c->n_cmds && c->cmds[c->n_cmds - 1].kind == AIR_CPU_CMD_BARRIER) --c->n_cmds;
   uint32_t wave = 0;
   c->caller_ok = true;
-  atomic_init(&c->last_ns, 0);
-  atomic_init(&c->last_here, false);
+  atomic_init(&c->here_ns, 0);
+  atomic_init(&c->pool_ns, 0);
   for (uint32_t i = 0; i < c->n_cmds; ++i) {
     air_cpu_cmd_kind_t k = c->cmds[i].kind;
     if (k == AIR_CPU_CMD_DISPATCH) {

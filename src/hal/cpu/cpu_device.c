@@ -196,6 +196,7 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
   atomic_init(&d->inflight, 0);
   atomic_init(&d->spare_local, NULL);
   atomic_init(&d->wake_ns, 0);
+  atomic_init(&d->wake_cold_ns, 0);
   atomic_init(&d->probes, 0);
   atomic_init(&d->probe_mask, 63);
   uint32_t n = air_pool_threads(d->pool);

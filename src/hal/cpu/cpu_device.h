@@ -28,10 +28,14 @@ typedef struct air_cpu_device_t {
    * caller's thread (cpu_queue.c); NULL when none is kept (or one is in use). */
   _Atomic(air_pool_t*) spare_local;
   /* A worker's wake-up (submit to start of a submission's first wave), a
-   * running average in ns (0: not measured); a count of the submissions that
-   * could have run on their caller, every (probe_mask + 1)-th of which goes to
-   * the workers to measure wake_ns again. See cpu_queue.c. */
+   * running average in ns (0: not measured), kept apart for submissions that
+   * found a worker still spinning (wake_ns) and ones that found every worker
+   * asleep on the futex (wake_cold_ns: tens of us on an idle VM, where the
+   * sleeper's vCPU halts); a count of the submissions that could have run on
+   * their caller, every (probe_mask + 1)-th of which goes to the workers to
+   * measure the wake-up again. See cpu_queue.c. */
   _Atomic int64_t wake_ns;
+  _Atomic int64_t wake_cold_ns;
   _Atomic uint32_t probes;
   _Atomic uint32_t probe_mask;
   char name[48];
@@ -91,10 +95,12 @@ typedef struct air_cpu_command_buffer_t {
   /* Whether a submission of it may run on the submitting thread (cpu_queue.c):
    * no dispatch has a watchdog, trace, ranks or transport (set at end). */
   bool caller_ok;
-  /* How long its last successful execution took, start of its first wave to
-   * completion, in ns (0: not yet measured). */
-  _Atomic int64_t last_ns;
-  _Atomic bool last_here; /* whether that execution ran on its caller's thread */
+  /* How long its successful executions took, start of the first wave to
+   * completion, in ns (a running average; 0: not yet measured), on its
+   * caller's thread (here_ns) and on the workers (pool_ns): cpu_queue.c
+   * compares the two. */
+  _Atomic int64_t here_ns;
+  _Atomic int64_t pool_ns;
 } air_cpu_command_buffer_t;
 
 air_status_t air_cpu_device_open(air_context_t* context, const char* params, const char* uri,

@@ -41,7 +41,9 @@ struct submission_t {
   _Atomic bool* finished; /* set last when it runs on its caller's thread */
   int64_t t0; /* when its first wave started (0: not yet) */
   int64_t t_submit; /* when it was put on the workers to start (0: not) */
-  bool probe; /* could have run on its caller; sent to measure the workers */
+  bool probe; /* sent the other way than prefer_caller said, to measure it */
+  bool pref; /* what prefer_caller said when it was submitted */
+  bool cold; /* every worker was asleep when it was put on them to start */
   air_cpu_command_buffer_t* cb; /* retained; NULL for a barrier */
   _Atomic uint32_t waits_left;
   _Atomic uint32_t pending; /* commands of the current wave still running */
@@ -69,11 +71,71 @@ static void inflight_done(air_cpu_device_t* d) {
   pthread_mutex_unlock(&d->drain_mu);
 }
 
+/* The longest a submission may keep its caller (queue_execute "returns at
+ * once"): past this it goes to the workers whatever the wake-ups cost. */
+enum { CALLER_RUN_MAX_NS = 1000000 };
+/* Every (mask + 1)-th submission that could go either way takes the other path
+ * than the rule says, to measure it again; the interval doubles while such
+ * probes leave the choice as it was, from 64 up to 4096, and drops back to 64
+ * when one changes it. */
+enum { PROBE_MASK_MIN = 63, PROBE_MASK_MAX = 4095 };
+
+/* c's execution time on its caller's thread (*here) and on the workers (*pool),
+ * as last measured; a side not measured yet is estimated from the other (the
+ * workers gain at most their parallelism p). False when neither is known. */
+static bool estimate(air_cpu_device_t* d, air_cpu_command_buffer_t* c, int64_t* here,
+                     int64_t* pool) {
+  int64_t h = atomic_load_explicit(&c->here_ns, memory_order_relaxed);
+  int64_t w = atomic_load_explicit(&c->pool_ns, memory_order_relaxed);
+  int64_t p = air_pool_threads(d->pool);
+  if (!h && !w) return false;
+  *here = h ? h : w * p;
+  *pool = w ? w : h / p;
+  return true;
+}
+
+/* Whether c's next submission is cheaper on its caller's thread (run_here). On
+ * the workers a submission pays a worker's wake-up (measured in advance) and
+ * then its waiter's (about the same, unseen here) on top of its execution
+ * there; on the caller it pays its execution here. So the caller wins when
+ * here <= pool + 2 wake. Both executions are measured (estimate): a program
+ * whose strands hand work back and forth (samples/vector_add.mlir) can run
+ * slower on two workers than on one thread. The wake-up is the one the
+ * workers' state asks for now: a spinning worker takes work in ~1 us, a
+ * sleeping one (every worker idle past its spin, as between an application's
+ * calls) costs a futex wake and the sleeper's way back onto a core, 30-100 us
+ * on an idle VM, so it is measured apart (wake_cold_ns). */
+static bool prefer_caller(air_cpu_device_t* d, air_cpu_command_buffer_t* c) {
+  int64_t here, pool;
+  if (!estimate(d, c, &here, &pool)) return false;
+  int64_t wake = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
+  if (air_pool_asleep(d->pool)) { /* the wake-up it would pay now (0: not yet seen) */
+    int64_t cold = atomic_load_explicit(&d->wake_cold_ns, memory_order_relaxed);
+    if (cold > wake) wake = cold;
+  }
+  return wake > 0 && here <= CALLER_RUN_MAX_NS && here <= pool + 2 * wake;
+}
+
+/* A probe of c finished (its time is stored): the next probe comes twice as
+ * late if the rule still says what it said before (`pref`), at the minimum
+ * interval if not. */
+static void probed(air_cpu_device_t* d, air_cpu_command_buffer_t* c, bool pref) {
+  uint32_t m = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
+  m = prefer_caller(d, c) != pref ? PROBE_MASK_MIN : m < PROBE_MASK_MAX ? 2 * m + 1 : m;
+  atomic_store_explicit(&d->probe_mask, m, memory_order_relaxed);
+}
+
 static void complete(submission_t* s) {
   air_status_t st = atomic_exchange(&s->failure, NULL);
   if (!st && s->cb && s->t0) {
-    atomic_store_explicit(&s->cb->last_ns, air_time_now_ns() - s->t0, memory_order_relaxed);
-    atomic_store_explicit(&s->cb->last_here, s->finished != NULL, memory_order_relaxed);
+    /* A running average over ~4 in which one sample counts at most twice the
+     * average: a run that lost its core once does not flip the choice. */
+    _Atomic int64_t* avg = s->finished ? &s->cb->here_ns : &s->cb->pool_ns;
+    int64_t old = atomic_load_explicit(avg, memory_order_relaxed);
+    int64_t now = air_time_now_ns() - s->t0;
+    if (old && now > 2 * old) now = 2 * old;
+    atomic_store_explicit(avg, old ? old + (now - old) / 4 : now, memory_order_relaxed);
+    if (s->probe) probed(s->device, s->cb, s->pref);
   }
   _Atomic bool* finished = s->finished;
   for (uint32_t i = 0; i < s->n_signal; ++i) {
@@ -141,7 +203,10 @@ static void resume_task(air_task_t* t, uint32_t worker) {
  * submission could otherwise finish, and the device be destroyed, mid-call. */
 static void hop(submission_t* s) {
   air_cpu_device_t* d = s->device;
-  if (!s->t0) s->t_submit = air_time_now_ns();
+  if (!s->t0) {
+    s->t_submit = air_time_now_ns();
+    s->cold = air_pool_asleep(s->pool);
+  }
   atomic_fetch_add(&d->inflight, 1);
   air_pool_submit(s->pool, &s->task);
   inflight_done(d);
@@ -173,43 +238,16 @@ static bool start_dispatch(submission_t* s, const air_cpu_cmd_t* cmd) {
   return true;
 }
 
-/* The longest a submission may keep its caller (queue_execute "returns at
- * once"): past this it goes to the workers whatever the wake-ups cost. */
-enum { CALLER_RUN_MAX_NS = 1000000 };
-/* Every (mask + 1)-th eligible submission goes to the workers to measure their
- * wake-up again; the interval doubles while the measurements keep choosing the
- * caller, from 64 up to 4096, and drops back to 64 when they do not. */
-enum { PROBE_MASK_MIN = 63, PROBE_MASK_MAX = 4095 };
-
-/* Whether c's next submission is cheaper on its caller's thread (run_here). On
- * the workers a submission pays a worker's wake-up (`wake_ns`, measured in
- * advance) and then its waiter's (about the same, unseen here), and gains at
- * most the workers' parallelism on its work W; on the caller it pays W. So the
- * caller wins when W (p - 1) <= 2 wake p, p the workers. W is the last
- * execution: as measured when it ran on the caller, at most p times that when
- * it ran on p workers. */
-static bool prefer_caller(air_cpu_device_t* d, air_cpu_command_buffer_t* c) {
-  int64_t last = atomic_load_explicit(&c->last_ns, memory_order_relaxed);
-  int64_t wake = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
-  int64_t p = air_pool_threads(d->pool);
-  int64_t work = atomic_load_explicit(&c->last_here, memory_order_relaxed) ? last : last * p;
-  return last > 0 && wake > 0 && work <= CALLER_RUN_MAX_NS && work * (p - 1) <= 2 * wake * p;
-}
-
 static void advance(submission_t* s) {
   air_cpu_command_buffer_t* c = s->cb;
   if (!s->t0) {
     s->t0 = air_time_now_ns();
     if (s->t_submit) { /* a worker's wake-up: a running average over ~8 */
       air_cpu_device_t* d = s->device;
-      int64_t old = atomic_load_explicit(&d->wake_ns, memory_order_relaxed);
+      _Atomic int64_t* avg = s->cold ? &d->wake_cold_ns : &d->wake_ns;
+      int64_t old = atomic_load_explicit(avg, memory_order_relaxed);
       int64_t now = s->t0 - s->t_submit;
-      atomic_store_explicit(&d->wake_ns, old ? old + (now - old) / 8 : now, memory_order_relaxed);
-      if (s->probe) {
-        uint32_t m = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
-        m = !prefer_caller(d, c) ? PROBE_MASK_MIN : m < PROBE_MASK_MAX ? 2 * m + 1 : m;
-        atomic_store_explicit(&d->probe_mask, m, memory_order_relaxed);
-      }
+      atomic_store_explicit(avg, old ? old + (now - old) / 8 : now, memory_order_relaxed);
     }
   }
   for (;;) {
@@ -267,16 +305,20 @@ static void wait_reached(void* user, air_status_t failure) {
  * Only for command buffers whose runs cannot outlive their work (caller_ok) and
  * when prefer_caller says so; both sides of that are measured, so the choice
  * follows the machine's load (a wake-up costs ~2 us while a worker still spins,
- * 100-250 us at load 15). A probe goes to the workers now and then instead. */
+ * 30-100 us when it sleeps on an idle VM, 100-250 us at load 15). Now and then
+ * a probe takes the other path (at most CALLER_RUN_MAX_NS here, as estimated). */
 static bool run_here(submission_t* s) {
   air_cpu_device_t* d = s->device;
   air_cpu_command_buffer_t* c = s->cb;
-  if (!c->caller_ok || !prefer_caller(d, c)) return false;
+  int64_t here, pool;
+  if (!c->caller_ok || !estimate(d, c, &here, &pool) || here > CALLER_RUN_MAX_NS) return false;
+  s->pref = prefer_caller(d, c);
   uint32_t mask = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
-  if ((atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask) {
-    s->probe = true;
-    return false;
-  }
+  s->probe = (atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask;
+  /* A side never measured is tried at once (the first submission measured the
+   * workers): an estimate from the other side is a bound, not a figure. */
+  if (!atomic_load_explicit(&c->here_ns, memory_order_relaxed)) s->probe = !s->pref;
+  if (s->pref == s->probe) return false;
   air_pool_t* local = atomic_exchange(&d->spare_local, NULL);
   if (!local) {
     air_status_t st = air_pool_create_local(&d->base.allocator, &local);
@@ -338,7 +380,7 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
   s->pool = d->pool;
   s->finished = NULL;
   s->t0 = s->t_submit = 0;
-  s->probe = false;
+  s->probe = s->pref = s->cold = false;
   s->cb = c;
   atomic_init(&s->waits_left, (uint32_t)n_wait + 1);
   atomic_init(&s->pending, 0);
@@ -368,6 +410,7 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
     complete(s);
   else if (!run_here(s)) {
     s->t_submit = air_time_now_ns();
+    s->cold = air_pool_asleep(d->pool);
     air_pool_submit(d->pool, &s->task);
   }
   return NULL;

@@ -214,6 +214,11 @@ void air_pool_destroy(air_pool_t* p) {
 
 uint32_t air_pool_threads(const air_pool_t* p) { return p->n_workers ? p->n_workers : 1; }
 
+bool air_pool_asleep(const air_pool_t* p) {
+  return p->n_workers &&
+         atomic_load_explicit(&((air_pool_t*)p)->sleepers, memory_order_relaxed) >= p->n_workers;
+}
+
 uint32_t air_pool_queued(const air_pool_t* p) {
   return atomic_load_explicit(&((air_pool_t*)p)->queued, memory_order_relaxed);
 }

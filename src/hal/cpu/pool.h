@@ -48,6 +48,11 @@ void air_pool_help(air_pool_t* pool, const _Atomic bool* until, uint32_t worker)
 /* Stops the workers after the queue drains and frees the pool. */
 void air_pool_destroy(air_pool_t* pool);
 uint32_t air_pool_threads(const air_pool_t* pool);
+/* Whether every worker has stopped spinning and sleeps (or is about to) on the
+ * futex (a snapshot; false for a thread-less pool): work submitted now pays a
+ * futex wake and the sleeper's way back onto a core, which on an idle virtual
+ * machine (halted vCPUs) is tens of microseconds, not the ~1 us of a spinner. */
+bool air_pool_asleep(const air_pool_t* pool);
 /* Tasks queued and not yet taken by a worker (a snapshot). */
 uint32_t air_pool_queued(const air_pool_t* pool);
 

@@ -320,7 +320,7 @@ static int block_end(ix_strand_t* s, ix_frame_t* f) {
 }
 
 static int watched(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
-  int64_t t0 = air_time_now_ns();
+  int64_t t0 = s->run->trace ? air_time_now_ns() : 0;
   ix_watchdog_enter(s, op, false);
   air_status_t st = air_opkind_class(op->kind) == AIR_OPC_LINALG ? ix_linalg(s, e, op)
                                                                 : ix_mem_op(s, e, op);

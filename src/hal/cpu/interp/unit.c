@@ -87,7 +87,7 @@ int ix_unit_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_cg_
   }
   int32_t rc = AIR_CG_FALLBACK;
   if (!st) {
-    int64_t t0 = air_time_now_ns();
+    int64_t t0 = r->trace ? air_time_now_ns() : 0;
     air_cg_frame_t frame = {.in = in, .out = out};
     ix_watchdog_enter(s, op, false);
     rc = u->fn(&frame);

@@ -329,8 +329,9 @@ int air_bench_cpu_matmul(int argc, char** argv) {
     abp_loadavg(load, sizeof load);
     printf("cpu-matmul: C = A x B through the runtime vs OpenBLAS sgemm, %d threads, "
            "median of reps; load average %s\n"
+           "OpenBLAS core: %s (%s)\n"
            "%-14s %4s %7s %10s %10s %7s %7s %8s %8s  %s\n",
-           threads, load, "case", "n", "threads", "airrt ms", "blas ms", "GF/s", "blas GF/s",
+           threads, load, ob.core, ob.core_how, "case", "n", "threads", "airrt ms", "blas ms", "GF/s", "blas GF/s",
            "ratio", "best", "target (tiled <= 2, 4x4 <= 5)");
   }
   rc = 0;

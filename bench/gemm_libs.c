@@ -556,6 +556,7 @@ int air_bench_gemm_libs(int argc, char** argv) {
       fclose(f);
     }
     printf("%s", buf);
+    printf("# OpenBLAS core: %s (%s)\n", ob.core, ob.core_how);
     printf("%-10s %-8s %4s  %-9s %12s %8s %8s\n", "case", "layout", "n", "library", "ns/call",
            "GFLOP/s", "/openblas");
   }

@@ -44,3 +44,8 @@ target_link_libraries(test_constructs_run PRIVATE m)
 # copied under the run lock next to larger ones, broadcast, chains of async ops.
 air_add_test(test_interp_handoff ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_handoff.c)
 set_tests_properties(test_interp_handoff PROPERTIES LABELS "concurrency")
+# Channel lanes with a lock of their own (issue 14, chan_lane.h): a ping-pong
+# whose waits end in the spin or parked, many putters on one lane, a full lane
+# named in the deadlock report.
+air_add_test(test_interp_lane ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_lane.c)
+set_tests_properties(test_interp_lane PROPERTIES LABELS "concurrency")

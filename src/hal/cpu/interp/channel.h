@@ -8,6 +8,10 @@
  * (a lane's home); an op on a lane held elsewhere goes through chan_remote.c and
  * the home runs it as a proxy (the ticket order and park reasons stay).
  *
+ * Files: chan_lane.h (spaces, lanes, the lane lock; the space functions the
+ * hierarchy ops call), chan_home.h (serving other processes' ops), this one
+ * (running the ops, the deadlock line, the unread check).
+ *
  * Extension point: a cheaper transfer (a put handing its buffer to the get
  * without the copy) changes ix_chan_io only. */
 #ifndef AIR_HAL_CPU_INTERP_CHANNEL_H_
@@ -16,23 +20,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hal/cpu/interp/rank_wire.h"
+#include "hal/cpu/interp/chan_home.h"
+#include "hal/cpu/interp/chan_lane.h"
 #include "hal/cpu/interp/strand.h"
 #include "runtime/base/strbuf.h"
 
-/* A fresh channel space (NULL when out of memory). */
-struct ix_space_t* ix_space_new(ix_run_t* r);
-/* A fresh space for a launch instance inside `parent`'s rank (keeps its rank). */
-struct ix_space_t* ix_space_new_in(ix_run_t* r, const struct ix_space_t* parent);
-/* The space of rank `id` of an air.rank of `n` ranks: the lanes of `shared`
- * (one for all its ranks) and the rank instance `rank` (rank.c). */
-struct ix_rank_t;
-struct ix_space_t* ix_space_for_rank(ix_run_t* r, struct ix_space_t* shared,
-                                     struct ix_rank_t* rank, int64_t id, uint32_t n);
-/* The air.rank instance a space belongs to (NULL outside ranks) and its rank id. */
-struct ix_rank_t* ix_space_rank(const struct ix_space_t* sp, int64_t* id);
-/* Frees every space the run made. */
-void ix_spaces_free(ix_run_t* r);
 /* Runs a put or get (a step handler: may park). */
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 /* Issues a put/get being dispatched: takes its ticket now, in program order.
@@ -44,11 +36,6 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket, bool* now);
 /* The deadlock report's line for a strand parked in a put/get. */
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
-/* A channel message from a peer process (the hook rank.c gives ix_wire_start):
- * a PUT or GET for a lane this process holds becomes a proxy strand on the lane
- * (ACK or DATA go back when it is done); ACK and DATA go to chan_remote.c. */
-void ix_chan_on_message(ix_run_t* r, uint32_t from, const ix_wmsg_t* m, const void* payload,
-                        size_t n);
 /* At the end of a run that otherwise succeeded: FAILED_PRECONDITION when a
  * channel index still holds transfers nobody read (more puts than gets: the spec
  * requires them to balance), one line per channel index naming both counts;

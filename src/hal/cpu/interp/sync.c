@@ -64,6 +64,7 @@ void ix_wake(ix_run_t* r, ix_waiter_t* s, ix_wake_t* w) {
     r->parked = s->pnext;
   if (s->pnext) s->pnext->pprev = s->pprev;
   s->pprev = s->pnext = NULL;
+  if (s->park.count) atomic_fetch_sub_explicit(s->park.count, 1, memory_order_relaxed);
   memset(&s->park, 0, sizeof s->park);
   r->active++;
   s->task.next = NULL;

@@ -62,6 +62,9 @@ typedef struct ix_park_t {
   uint32_t rank;
   int64_t idx[AIR_MAX_RANK];
   int64_t rank_id;          /* REMOTE: the rank waiting */
+  /* A count of parked waiters its owner keeps (a channel lane's, chan_lane.h):
+   * dropped by one when this waiter is woken. NULL: none. */
+  _Atomic uint32_t* count;
 } ix_park_t;
 
 struct ix_waiter_t {

@@ -24,22 +24,6 @@
 #include "support/programs.h"
 #include "support/status.h"
 
-static air_status_t run_on(test_exec_t* x, air_pool_t* pool, const air_program_t* p,
-                           const char* fn, air_arg_t* args, uint32_t n) {
-  const air_op_t* entry = test_find_func(p, fn);
-  assert_non_null(entry);
-  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
-  d.pool = pool;
-  return air_interp_run(&d);
-}
-
-/* The fixture's pool (two workers), then a pool of one. */
-static air_pool_t* pool_of(test_exec_t* x, int k, air_pool_t** one) {
-  if (k == 0) return x->pool;
-  if (!*one) test_check(air_pool_create(NULL, 1, one));
-  return *one;
-}
-
 /*---------------------------------------------------------------------------*/
 
 /* A get %g, an execute after it, and an scf.parallel whose init token follows
@@ -86,21 +70,21 @@ static void test_parked_dependents(void** state) {
   air_pool_t* one = NULL;
   air_program_t* p = test_load_text(x->ctx, "parked.mlir", k_parked);
   for (int k = 0; k < 2; ++k) {
-    air_pool_t* pool = pool_of(x, k, &one);
+    air_pool_t* pool = test_exec_pool_of(x, k, &one);
     for (int rep = 0; rep < 20; ++rep) {
       int32_t out[4] = {-1, -1, -1, -1};
       air_arg_t args[2] = {{0}, test_mref(out, AIR_ELEM_I32, 1, (int64_t)4)};
       args[0].kind = AIR_ARG_INT;
       args[0].elem = AIR_ELEM_INDEX;
       args[0].i = 1;
-      test_check(run_on(x, pool, p, "parked", args, 2));
+      test_check(test_exec_run_on(x, pool, p, "parked", args, 2));
       assert_int_equal(out[0], 7);
       assert_int_equal(out[1], 7);
       assert_int_equal(out[2], 7);
       assert_int_equal(out[3], -1);
 
       args[0].i = 0;
-      air_status_t st = run_on(x, pool, p, "parked", args, 2);
+      air_status_t st = test_exec_run_on(x, pool, p, "parked", args, 2);
       assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
       const char* msg = air_status_message(st);
       test_expect_in(msg, "%s", "parked.mlir:10:3: air.channel.get @ch[0] blocked: no put");
@@ -180,7 +164,7 @@ static void test_small_and_large_transfers(void** state) {
   for (int i = 0; i < ROWS * W; ++i) in[i] = (uint8_t)(i * 131 + 7);
   static const int64_t k_bytes[] = {1, 64, 511, 512, 513, 1040};
   for (int k = 0; k < 2; ++k) {
-    air_pool_t* pool = pool_of(x, k, &one);
+    air_pool_t* pool = test_exec_pool_of(x, k, &one);
     for (size_t s = 0; s < sizeof k_bytes / sizeof *k_bytes; ++s)
       for (int rep = 0; rep < 3; ++rep) {
         memset(out, 0xee, 3 * ROWS * W);
@@ -190,7 +174,7 @@ static void test_small_and_large_transfers(void** state) {
         args[2].kind = AIR_ARG_INT;
         args[2].elem = AIR_ELEM_INDEX;
         args[2].i = k_bytes[s];
-        test_check(run_on(x, pool, p, "sizes", args, 3));
+        test_check(test_exec_run_on(x, pool, p, "sizes", args, 3));
         for (int plane = 0; plane < 3; ++plane)
           for (int i = 0; i < ROWS; ++i) {
             const uint8_t* row = out + ((size_t)plane * ROWS + (size_t)i) * W;
@@ -240,7 +224,7 @@ static void test_chain(void** state) {
     for (int rep = 0; rep < 5; ++rep) {
       int64_t out[1] = {0};
       air_arg_t args[1] = {test_mref(out, AIR_ELEM_I64, 1, (int64_t)1)};
-      test_check(run_on(x, pool_of(x, k, &one), p, "chain", args, 1));
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "chain", args, 1));
       assert_int_equal((uint64_t)out[0], want);
     }
   if (one) air_pool_destroy(one);

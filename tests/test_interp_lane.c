@@ -25,21 +25,6 @@
 #include "support/programs.h"
 #include "support/status.h"
 
-static air_status_t run_on(test_exec_t* x, air_pool_t* pool, const air_program_t* p,
-                           const char* fn, air_arg_t* args, uint32_t n) {
-  const air_op_t* entry = test_find_func(p, fn);
-  assert_non_null(entry);
-  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
-  d.pool = pool;
-  return air_interp_run(&d);
-}
-
-static air_pool_t* pool_of(test_exec_t* x, int k, air_pool_t** one) {
-  if (k == 0) return x->pool;
-  if (!*one) test_check(air_pool_create(NULL, 1, one));
-  return *one;
-}
-
 static air_arg_t index_arg(int64_t v) {
   air_arg_t a = {0};
   a.kind = AIR_ARG_INT;
@@ -123,7 +108,7 @@ static void test_pingpong_spin_and_park(void** state) {
         air_arg_t args[4] = {test_mref(in, AIR_ELEM_I32, 1, (int64_t)256),
                              test_mref(oa, AIR_ELEM_I32, 1, (int64_t)256),
                              test_mref(ob, AIR_ELEM_I32, 1, (int64_t)256), index_arg(k_work[w])};
-        test_check(run_on(x, pool_of(x, k, &one), p, "pp", args, 4));
+        test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "pp", args, 4));
         assert_memory_equal(oa, in, sizeof in);
         assert_memory_equal(ob, in, sizeof in);
       }
@@ -181,7 +166,7 @@ static void test_fan_in(void** state) {
       int32_t o[400];
       memset(o, 0xff, sizeof o);
       air_arg_t args[1] = {test_mref(o, AIR_ELEM_I32, 1, (int64_t)400)};
-      test_check(run_on(x, pool_of(x, k, &one), p, "fan", args, 1));
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "fan", args, 1));
       int next[4] = {0, 0, 0, 0};
       for (int i = 0; i < 400; ++i) {
         int pe = o[i] / 1000, v = o[i] % 1000;
@@ -218,7 +203,7 @@ static void test_full_lane_report(void** state) {
     for (int rep = 0; rep < 3; ++rep) {
       int32_t a[4] = {1, 2, 3, 4};
       air_arg_t args[2] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)4), index_arg(3)};
-      air_status_t st = run_on(x, pool_of(x, k, &one), p, "full", args, 2);
+      air_status_t st = test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "full", args, 2);
       assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
       test_expect_in(air_status_message(st), "%s",
                      "full.mlir:6:5: air.channel.put @c[0] blocked: channel full (depth 2), no "

@@ -1,12 +1,18 @@
 /* exec.c - helpers of the CPU executor's tests. */
 #include "support/exec.h"
 
+#include <setjmp.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cmocka.h>
+
 #include "hal/cpu/cpu_code.h"
+#include "support/programs.h"
+#include "support/status.h"
 
 /* Tests describe runs from several threads at once (test_prepared_concurrent). */
 struct test_codes_t {
@@ -100,6 +106,21 @@ air_interp_desc_t test_exec_desc(const test_exec_t* x, const air_program_t* p,
   if (x->path == TEST_PATH_INTERPRETED) d.interpret = true;
   if (x->path == TEST_PATH_COMPILED) d.code = test_exec_code(x, p);
   return d;
+}
+
+air_status_t test_exec_run_on(const test_exec_t* x, air_pool_t* pool, const air_program_t* p,
+                              const char* fn, air_arg_t* args, uint32_t n) {
+  const air_op_t* entry = test_find_func(p, fn);
+  assert_non_null(entry);
+  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
+  d.pool = pool;
+  return air_interp_run(&d);
+}
+
+air_pool_t* test_exec_pool_of(const test_exec_t* x, int k, air_pool_t** one) {
+  if (k == 0) return x->pool;
+  if (!*one) test_check(air_pool_create(NULL, 1, one));
+  return *one;
 }
 
 air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...) {

@@ -41,6 +41,15 @@ int test_exec_teardown(void** state);
 air_interp_desc_t test_exec_desc(const test_exec_t* x, const air_program_t* p,
                                  const air_op_t* entry, air_arg_t* args, uint32_t n);
 
+/* Runs function `fn` of `p` on `pool` (a description as test_exec_desc's, on
+ * another pool); fails the test when there is no such function. */
+air_status_t test_exec_run_on(const test_exec_t* x, air_pool_t* pool, const air_program_t* p,
+                              const char* fn, air_arg_t* args, uint32_t n);
+/* Pool k of a test that runs each program on two pools: 0 is the fixture's pool
+ * (two workers), 1 a pool of one worker made on first use in *one (the caller
+ * destroys it). */
+air_pool_t* test_exec_pool_of(const test_exec_t* x, int k, air_pool_t** one);
+
 /* The program's compiled units (JIT), kept until test_exec_close; fails the test
  * when the code generator cannot be loaded. */
 const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p);

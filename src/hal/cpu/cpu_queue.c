@@ -198,15 +198,19 @@ static void resume_task(air_task_t* t, uint32_t worker) {
   advance((submission_t*)t);
 }
 
+/* Notes when a submission not yet started goes to the workers, and whether it
+ * finds them all asleep: advance measures that wake-up (wake_ns or wake_cold_ns). */
+static void stamp_submit(submission_t* s) {
+  s->t_submit = air_time_now_ns();
+  s->cold = air_pool_asleep(s->pool);
+}
+
 /* Puts the submission on the pool from a thread that may not be a worker. The
  * extra in-flight count keeps the pool alive until air_pool_submit returns: the
  * submission could otherwise finish, and the device be destroyed, mid-call. */
 static void hop(submission_t* s) {
   air_cpu_device_t* d = s->device;
-  if (!s->t0) {
-    s->t_submit = air_time_now_ns();
-    s->cold = air_pool_asleep(s->pool);
-  }
+  if (!s->t0) stamp_submit(s);
   atomic_fetch_add(&d->inflight, 1);
   air_pool_submit(s->pool, &s->task);
   inflight_done(d);
@@ -409,8 +413,7 @@ air_status_t air_cpu_queue_execute(air_device_t* device, uint32_t queue,
   if (!c || c->n_cmds == 0 || atomic_load(&s->failure))
     complete(s);
   else if (!run_here(s)) {
-    s->t_submit = air_time_now_ns();
-    s->cold = air_pool_asleep(d->pool);
+    stamp_submit(s);
     air_pool_submit(d->pool, &s->task);
   }
   return NULL;

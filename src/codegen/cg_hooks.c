@@ -67,8 +67,9 @@ static void collect(collect_t* c, const air_op_t* op) {
       air_cg_unit_t* u = &c->cp->units[c->cp->n_units++];
       memset(u, 0, sizeof *u);
       u->op = op;
-      u->n_out = op->n_results;
+      u->n_out = air_cg_unit_n_out(op);
       u->index = index;
+      u->air_ops = air_cg_unit_air_ops(op);
     }
     return;
   }

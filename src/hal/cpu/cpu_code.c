@@ -81,7 +81,7 @@ static int by_op(const void* a, const void* b) {
 static bool unit_kind(const air_op_t* op) {
   switch (op->kind) {
     case AIR_OP_FOR: case AIR_OP_AFFINE_FOR: case AIR_OP_IF: case AIR_OP_AFFINE_IF:
-    case AIR_OP_GENERIC:
+    case AIR_OP_GENERIC: case AIR_OP_HERD: /* a herd: its body */
       return true;
     default: return false;
   }
@@ -134,8 +134,9 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
     c->units[i] = (air_cg_unit_t){.op = op,
                                   .fn = (air_cg_fn_t)(uintptr_t)air_host_object_address(c->obj, i),
                                   .n_in = k,
-                                  .n_out = op->n_results,
-                                  .index = index};
+                                  .n_out = air_cg_unit_n_out(op),
+                                  .index = index,
+                                  .air_ops = air_cg_unit_air_ops(op)};
     total += k;
   }
   if (!st && !(c->ins = air_mem_calloc(allocator, total ? total : 1, sizeof(air_vid_t))))

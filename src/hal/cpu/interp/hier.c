@@ -12,6 +12,7 @@
 
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/unit.h"
 #include "hal/futex.h"
 
 static int tok_ptr_cmp(const void* a, const void* b) {
@@ -103,6 +104,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint32_t na = op->n_operands - n;
   bool herd = op->kind == AIR_OP_HERD;
   const char* link = herd ? ix_attr_str(r, op, "link_with") : NULL;
+  /* A herd body compiled whole runs as one call per PE (unit.c). */
+  uint8_t body_flags = herd && ix_unit_of(r, op) ? IX_FL_UNIT : 0;
   for (uint64_t i = 0; i < total; ++i) {
     int64_t id[AIR_MAX_RANK];
     uint64_t x = i;
@@ -146,7 +149,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)
                            : NULL;
-    ix_frame_t cf = {.kind = IX_F_BODY, .owner = op, .pc = body->first, .env = ie};
+    ix_frame_t cf = {.kind = IX_F_BODY, .flags = body_flags, .owner = op, .pc = body->first,
+                     .env = ie};
     if (!c || !ix_push(c, &cf)) {
       if (c) ix_strand_free(c);
       ix_env_unref(r, ie);

@@ -71,6 +71,19 @@ static int acquire_affinity(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   return IX_CONT;
 }
 
+static void pe_name(ix_pe_t* pe, const air_op_t* op, const int64_t* id, uint32_t n) {
+  int w = snprintf(pe->track, sizeof pe->track, "herd @%s [", op->sym ? op->sym : "?");
+  for (uint32_t k = 0; k < n && w > 0 && (size_t)w < sizeof pe->track; ++k)
+    w += snprintf(pe->track + w, sizeof pe->track - (size_t)w, "%s%lld", k ? ", " : "",
+                  (long long)id[k]);
+  if (w > 0 && (size_t)w < sizeof pe->track)
+    snprintf(pe->track + w, sizeof pe->track - (size_t)w, "]");
+}
+
+void ix_pe_name(ix_pe_t* pe) {
+  if (!pe->track[0] && pe->herd) pe_name(pe, pe->herd, pe->tile, pe->rank);
+}
+
 /* Runs in the op's own strand: every instance becomes a strand joined to the
  * op's token, all started together (segment and herd instances are co-resident;
  * launch instances may as well run in parallel). */
@@ -133,12 +146,14 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
         pe->tile[k] = id[k];
         pe->sizes[k] = sizes[k];
       }
-      int w = snprintf(pe->track, sizeof pe->track, "herd @%s [", op->sym ? op->sym : "?");
-      for (uint32_t k = 0; k < n && w > 0 && (size_t)w < sizeof pe->track; ++k)
-        w += snprintf(pe->track + w, sizeof pe->track - (size_t)w, "%s%lld", k ? ", " : "",
-                      (long long)id[k]);
-      if (w > 0 && (size_t)w < sizeof pe->track)
-        snprintf(pe->track + w, sizeof pe->track - (size_t)w, "]");
+      /* The track name is read by traces and by reports of parked strands. A PE
+       * whose body is a compiled unit never parks, and such a unit holding AIR
+       * ops never runs traced, so its name is formatted only if the unit falls
+       * back to the interpreter (ix_pe_name). */
+      if (body_flags && !r->trace && n <= 4)
+        pe->track[0] = '\0';
+      else
+        pe_name(pe, op, id, n);
       /* Traced: the PE's life is one span on its track, from its herd instance's
        * start until the last strand working for it leaves (strand.c), so every
        * PE has a track and its ops' spans nest inside. */

@@ -16,6 +16,7 @@
 
 #include "hal/cpu/interp/chan_lane.h"
 #include "hal/cpu/interp/dma.h"
+#include "hal/cpu/interp/hier.h"
 #include "hal/cpu/interp/memref.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/waves.h"
@@ -188,5 +189,6 @@ int ix_unit_body(ix_strand_t* s, ix_frame_t* f) {
   const air_cg_unit_t* u = ix_unit_of(s->run, f->owner);
   int rc = u ? unit_call(s, f->env, f->owner, u) : IX_UNIT_FALLBACK;
   if (rc == IX_CONT) ix_pop(s); /* as the body's end does (loop.c block_end) */
+  if (rc != IX_CONT && s->pe) ix_pe_name(s->pe); /* the interpreter or a report may need it */
   return rc;
 }

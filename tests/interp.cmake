@@ -1,12 +1,13 @@
 # The CPU executor: programs run on the worker pool, checked against C references;
-# two tests sharing tests/interp_test.h (test_interp: samples, channels, patterns,
-# compute, tokens, the watchdog; test_interp_programs: the program corpus, run-time
-# errors, prepared and inline runs, copies, traces).
+# three tests sharing tests/interp_test.h (test_interp: samples, channels,
+# compute, tokens; test_interp_programs: the program corpus, run-time errors,
+# prepared and inline runs, copies, traces; test_watchdog: runs failed by the
+# watchdog).
 # Each also runs on the other paths (issue 14): every body interpreted with the
 # linalg ops' reference loops (AIR_DISPATCH_INTERPRET), and with the program's
 # units compiled by the code generator (JIT) and the library kernels. The default
 # run has library kernels and no units.
-foreach(t test_interp test_interp_programs)
+foreach(t test_interp test_interp_programs test_watchdog)
   air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
   set_tests_properties(${t} PROPERTIES LABELS "concurrency")
   add_test(NAME ${t}_interpreted COMMAND ${t})
@@ -19,6 +20,8 @@ foreach(t test_interp test_interp_programs)
     add_dependencies(${t} airrt_codegen_shared)
   endif()
 endforeach()
+# Access patterns (pattern.h) against the spec's rule, element by element.
+air_add_test(test_interp_patterns ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_patterns.c)
 # What the executor does to run fast (issue 14): split copies, ready async ops in
 # their dispatcher's strand, the channel spin, compiled units in runs.
 air_add_test(test_interp_speed ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_speed.c)

@@ -1,8 +1,9 @@
 /* The CPU executor (src/hal/cpu/interp/): programs parsed, verified and run on
  * the worker pool, their data checked against C references — samples, channels,
- * access patterns, compute, token lists and the watchdog. The program corpus,
- * run-time errors, prepared and inline runs, copies and traces are
- * test_interp_programs.c; the fixture they share is interp_test.h. */
+ * compute and token lists. The program corpus, run-time errors, prepared and
+ * inline runs, copies and traces are test_interp_programs.c; the fixture they
+ * share is interp_test.h. Access patterns are test_interp_patterns.c, the
+ * watchdog test_watchdog.c. */
 #include <math.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -21,9 +22,7 @@
 #include "air/kernel.h"
 #include "air/program.h"
 #include "air/trace.h"
-#include "hal/cpu/interp/pattern.h"
 #include "hal/cpu/interp/sync.h"
-#include "hal/cpu/interp/watchdog.h"
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
@@ -369,148 +368,6 @@ static void test_kernel_failure(void** state) {
 }
 
 /*---------------------------------------------------------------------------*/
-/* Access patterns                                                           */
-/*---------------------------------------------------------------------------*/
-
-/* The rule of pattern.h, element by element: the linear index of element
- * `e` (row-major over sizes), or -1 outside the view's span. */
-static int64_t naive_index(const air_memref_t* v, uint32_t n_off, const int64_t* off, uint32_t n,
-                           const int64_t* sz, const int64_t* st, int64_t e) {
-  int64_t idx[IX_MAX_PAT], lin = v->offset;
-  for (uint32_t k = n; k-- > 0;) {
-    idx[k] = e % sz[k];
-    e /= sz[k];
-  }
-  for (uint32_t k = 0; k < n; ++k) {
-    int64_t o = k + n_off >= n ? off[k + n_off - n] : 0;
-    int64_t md = (int64_t)k - (int64_t)n + (int64_t)v->rank;
-    lin += o * (md >= 0 ? v->strides[md] : st[k]) + idx[k] * st[k];
-  }
-  int64_t lo = v->offset, hi = v->offset;
-  for (uint32_t k = 0; k < v->rank; ++k) hi += (v->sizes[k] - 1) * v->strides[k];
-  return lin < lo || lin > hi ? -1 : lin;
-}
-
-typedef struct rpat_t {
-  uint32_t n_off, n;
-  int64_t off[6], size[6], stride[6];
-} rpat_t;
-
-static uint32_t urand(uint32_t* seed, uint32_t n) {
-  *seed = *seed * 1664525u + 1013904223u;
-  return (*seed >> 8) % n;
-}
-
-static void random_pat(uint32_t* seed, rpat_t* p, int64_t count) {
-  p->n = 1 + urand(seed, 4);
-  p->n_off = urand(seed, p->n + 1);
-  static const int64_t strides[] = {1, 1, 2, 3, 7, 16, 17, 64, 256, 0};
-  int64_t left = count;
-  for (uint32_t k = 0; k < p->n; ++k) {
-    int64_t s = 1 + urand(seed, 6);
-    if (count > 0) {
-      /* Split `count` exactly: the last dimension takes what is left. */
-      s = k + 1 == p->n ? left : (left % 2 == 0 ? 2 : 1);
-      left /= s;
-    }
-    p->size[k] = s;
-    p->stride[k] = strides[urand(seed, 10)];
-    p->off[k] = urand(seed, 3) ? urand(seed, 5) : urand(seed, 64);
-  }
-}
-
-/* ix_pat_make/ix_pat_copy agree with the naive rule on random patterns, views
- * with more or fewer dimensions than the lists, strided views and reshapes. */
-static void test_access_patterns(void** state) {
-  (void)state;
-  enum { M = 4096 };
-  static float src[M], dst[M], ref[M];
-  for (int i = 0; i < M; ++i) src[i] = (float)i;
-  uint32_t seed = 42;
-  int copies = 0, rejected = 0, flats = 0;
-  for (int iter = 0; iter < 4000; ++iter) {
-    /* A view over the buffer: 1-d, 2-d 64x64, 3-d 16x16x16, or a strided 2-d view. */
-    air_memref_t v;
-    memset(&v, 0, sizeof v);
-    v.elem = AIR_ELEM_F32;
-    switch (urand(&seed, 4)) {
-      case 0: v.rank = 1; v.sizes[0] = M; v.strides[0] = 1; break;
-      case 1: v.rank = 2; v.sizes[0] = v.sizes[1] = 64; v.strides[0] = 64; v.strides[1] = 1; break;
-      case 2:
-        v.rank = 3;
-        v.sizes[0] = v.sizes[1] = v.sizes[2] = 16;
-        v.strides[0] = 256; v.strides[1] = 16; v.strides[2] = 1;
-        break;
-      default:
-        v.rank = 2; v.offset = 130; v.sizes[0] = 20; v.sizes[1] = 30;
-        v.strides[0] = 128; v.strides[1] = 2;
-        break;
-    }
-    rpat_t a, b;
-    random_pat(&seed, &a, -1);
-    int64_t count = 1;
-    for (uint32_t k = 0; k < a.n; ++k) count *= a.size[k];
-    random_pat(&seed, &b, count);
-    v.data = src;
-    ix_pat_t pa, pb;
-    const char* why = ix_pat_make(&v, 4, a.n_off, a.off, a.n, a.size, a.stride, &pa);
-    bool inside = true;
-    for (int64_t e = 0; e < count; ++e)
-      inside = inside && naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e) >= 0;
-    assert_true(inside == (why == NULL));
-    if (!inside) {
-      ix_lists_t la = {a.n_off, a.n, a.off, a.size, a.stride}, whole = {0, 0, NULL, NULL, NULL};
-      air_memref_t any = v; /* a destination that is one run of the same count */
-      any.rank = 1, any.offset = 0, any.sizes[0] = count > 0 ? count : 1, any.strides[0] = 1;
-      any.data = dst;
-      assert_false(ix_copy_flat(&any, &whole, &v, &la, 4));
-      ++rejected;
-      continue;
-    }
-    /* Destination: the same view shape over dst, reshaped by `b`. */
-    air_memref_t w = v;
-    w.data = dst;
-    why = ix_pat_make(&w, 4, b.n_off, b.off, b.n, b.size, b.stride, &pb);
-    bool dinside = true;
-    for (int64_t e = 0; e < count; ++e)
-      dinside = dinside && naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e) >= 0;
-    assert_true(dinside == (why == NULL));
-    if (!dinside) continue;
-    assert_int_equal(ix_pat_count(&pa), count);
-    assert_int_equal(ix_pat_count(&pb), count);
-    for (int i = 0; i < M; ++i) dst[i] = ref[i] = -1;
-    for (int64_t e = 0; e < count; ++e)
-      ref[naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e)] =
-          src[naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e)];
-    ix_pat_copy(&pb, &pa);
-    assert_memory_equal(dst, ref, sizeof dst);
-    ++copies;
-    /* The flat fast path moves exactly the transfers whose sides are both one
-     * run of consecutive elements, and moves them right. */
-    bool runs = count > 0;
-    int64_t a0 = naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, 0);
-    int64_t b0 = naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, 0);
-    for (int64_t e = 1; runs && e < count; ++e)
-      runs = naive_index(&v, a.n_off, a.off, a.n, a.size, a.stride, e) == a0 + e &&
-             naive_index(&w, b.n_off, b.off, b.n, b.size, b.stride, e) == b0 + e;
-    for (int i = 0; i < M; ++i) dst[i] = -1;
-    ix_lists_t la = {a.n_off, a.n, a.off, a.size, a.stride};
-    ix_lists_t lb = {b.n_off, b.n, b.off, b.size, b.stride};
-    bool moved = ix_copy_flat(&w, &lb, &v, &la, 4);
-    assert_true(moved == runs);
-    if (moved) {
-      assert_memory_equal(dst, ref, sizeof dst);
-      ++flats;
-    }
-  }
-  fprintf(stderr, "  %d copies checked (%d flat), %d patterns rejected\n", copies, flats,
-          rejected);
-  assert_true(copies > 500);
-  assert_true(flats > 20);
-  assert_true(rejected > 50);
-}
-
-/*---------------------------------------------------------------------------*/
 /* Compute                                                                   */
 /*---------------------------------------------------------------------------*/
 
@@ -666,7 +523,7 @@ static void test_execute_results(void** state) {
 }
 
 /*---------------------------------------------------------------------------*/
-/* Token lists, watchdog                                                     */
+/* Token lists                                                               */
 /*---------------------------------------------------------------------------*/
 
 typedef struct busy_t {
@@ -721,102 +578,9 @@ static void test_concurrency_coresident(void** state) {
   air_program_destroy(p);
 }
 
-static struct {
-  _Atomic int entered, finished;
-} g_slow;
-
-static air_status_t k_slow(void* ud, const air_kernel_call_t* c) {
-  (void)ud;
-  (void)c;
-  atomic_fetch_add(&g_slow.entered, 1);
-  test_sleep_us(1500000); /* far past the watchdog, even with its thread kept off a core */
-  atomic_fetch_add(&g_slow.finished, 1);
-  return NULL;
-}
-
-/* A watched op that outlasts the watchdog fails the run even when the watchdog
- * thread cannot look while it runs (a loaded machine kept it off a core for
- * 130-380 ms; here the run lock it needs is held): the op's exit checks its own
- * time. The thread may still win the race once the lock is free; either way the
- * run fails, and before the exit checked, it mostly did not. */
-static void test_watchdog_exit_checks(void** state) {
-  fx_t* f = *state;
-  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
-  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, "slow");
-  air_allocator_t a;
-  air_allocator_init_system(&a);
-  ix_run_t* r = ix_run_new(&a);
-  assert_non_null(r);
-  size_t keep = offsetof(ix_run_t, alloc);
-  memset((char*)r + keep, 0, sizeof *r - keep);
-  r->alloc = a;
-  r->p = p;
-  r->pool = f->pool;
-  r->watchdog_ns = 10000000;
-  ix_strand_t s;
-  memset(&s, 0, sizeof s);
-  s.run = r;
-  s.worker = 0;
-  test_check(ix_watchdog_start(r));
-  ix_lock(r);
-  ix_watchdog_enter(&s, call, false);
-  test_sleep_us(40000);
-  ix_unlock(r);
-  assert_false(ix_watchdog_exit(&s));
-  ix_watchdog_stop(r);
-  assert_true(ix_failing(r));
-  assert_int_equal(air_status_code(r->status), AIR_STATUS_DEADLINE_EXCEEDED);
-  test_expect_in(air_status_message(r->status), "func.call @slow ran longer than the watchdog");
-  air_status_free(r->status);
-  ix_watchdog_free(r);
-  ix_run_destroy(r, a);
-  air_program_destroy(p);
-}
-
-/* The watchdog fails a run whose kernel runs too long, naming the call, without
- * waiting for it; the kernel's late return frees the rest (ASan watches). */
-static void test_watchdog(void** state) {
-  fx_t* f = *state;
-  air_program_t* p = test_load_file(f->ctx, AIR_TEST_DATA_DIR "/interp/watchdog.mlir");
-  test_check(air_context_register_kernel(f->ctx, "slow", k_slow, NULL));
-  const air_op_t* call = test_find_op(p->module, AIR_OP_CALL, "slow");
-  char where[512];
-  snprintf(where, sizeof where, "%s:%u:%u: error: func.call @slow ran longer than the watchdog",
-           p->filename, call->line, call->col);
-  int64_t t0 = air_time_now_ns();
-  runopt_t o = {.watchdog_ns = 50000000};
-  air_status_t st = run(f, p, "stuck", NULL, 0, &o);
-  int64_t took = air_time_now_ns() - t0;
-  assert_int_equal(air_status_code(st), AIR_STATUS_DEADLINE_EXCEEDED);
-  test_expect_in(air_status_message(st), "%s", where);
-  air_status_free(st);
-  /* Failed without waiting for the kernel: the watchdog thread (12.5 ms ticks)
-   * may be kept off a core for a few hundred ms on a loaded 2-core CI host, so
-   * the kernel runs 1.5 s and the bound is 1.2 s. */
-  assert_true(took < 1200000000);
-  assert_int_equal(atomic_load(&g_slow.finished), 0);
-  /* The program goes away while the abandoned kernel still runs. */
-  air_program_destroy(p);
-  int64_t deadline = air_time_now_ns() + 5000000000LL;
-  while (!atomic_load(&g_slow.finished) && air_time_now_ns() < deadline) test_sleep_us(1000);
-  assert_int_equal(atomic_load(&g_slow.finished), 1);
-
-  /* A watchdog that never fires changes nothing. */
-  air_program_t* v = test_load_file(f->ctx, AIR_SOURCE_DIR "/samples/vector_add.mlir");
-  float x[4096], y[4096], z[4096];
-  for (int i = 0; i < 4096; ++i) x[i] = y[i] = (float)i;
-  air_arg_t args[3] = {test_mref(x, AIR_ELEM_F32, 1, (int64_t)4096),
-                       test_mref(y, AIR_ELEM_F32, 1, (int64_t)4096),
-                       test_mref(z, AIR_ELEM_F32, 1, (int64_t)4096)};
-  runopt_t slow = {.watchdog_ns = 10000000000LL};
-  test_check(run(f, v, "vector_add", args, 3, &slow));
-  assert_true(z[4095] == 8190.0f);
-  air_program_destroy(v);
-}
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_access_patterns),
       cmocka_unit_test_setup_teardown(test_vector_add_dma, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_matmul_sample, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_matmul_panels, test_exec_setup, test_exec_teardown),
@@ -832,8 +596,6 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_execute_results, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_affinity_serialises, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_concurrency_coresident, test_exec_setup, test_exec_teardown),
-      cmocka_unit_test_setup_teardown(test_watchdog, test_exec_setup, test_exec_teardown),
-      cmocka_unit_test_setup_teardown(test_watchdog_exit_checks, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -78,6 +78,7 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   d->pool = dev->pool;
   d->context = dev->base.context;
   d->watchdog_ns = options->watchdog_ns;
+  d->watchdog = dev->watchdog;
   d->trace = options->trace;
   d->rank_copies = options->rank_copies;
   d->transport = options->transport;

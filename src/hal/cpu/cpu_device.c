@@ -135,6 +135,9 @@ static void device_destroy(air_resource_t* r) {
   pthread_mutex_unlock(&d->drain_mu);
   air_pool_destroy(d->pool);
   air_pool_destroy(atomic_load(&d->spare_local));
+  /* After the pool: a kernel the watchdog abandoned has returned and its run
+   * has left the watchdog. */
+  air_interp_watchdog_destroy(d->watchdog);
   pthread_cond_destroy(&d->drain_cv);
   pthread_mutex_destroy(&d->drain_mu);
   air_allocator_t a = d->base.allocator;
@@ -171,11 +174,18 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
     a->free(a->self, d);
     return st;
   }
+  st = air_interp_watchdog_create(a, &d->watchdog);
+  if (st) {
+    air_pool_destroy(d->pool);
+    a->free(a->self, d);
+    return st;
+  }
   /* Neither fails on Linux with default attributes; keep the path honest anyway. */
   bool mu = pthread_mutex_init(&d->drain_mu, NULL) == 0;
   bool cv = mu && pthread_cond_init(&d->drain_cv, NULL) == 0;
   if (!cv) {
     if (mu) pthread_mutex_destroy(&d->drain_mu);
+    air_interp_watchdog_destroy(d->watchdog);
     air_pool_destroy(d->pool);
     a->free(a->self, d);
     return AIR_STATUS(a, AIR_STATUS_RESOURCE_EXHAUSTED, "cannot create a mutex for %s", uri);

@@ -15,6 +15,9 @@
 typedef struct air_cpu_device_t {
   air_device_t base;
   air_pool_t* pool;
+  /* Watches every dispatch with a watchdog time: one thread, started by the
+   * first such dispatch, joined when the device is destroyed. */
+  air_interp_watchdog_t* watchdog;
   /* Submissions not yet complete. The last decrement to 0 happens under `drain_mu`,
    * so destroy, which waits for 0 under the same mutex, never frees the device
    * while a completing submission can still touch it. */

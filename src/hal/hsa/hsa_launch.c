@@ -183,6 +183,27 @@ static air_status_t load_object(planner_t* pl, air_hsa_kernel_t* k) {
 }
 
 /* A launch whose kernel the code generator built (scheduler/gpu_code.h). */
+/* Finds kernel `name` in the loaded object `k`: its metadata in l->meta, its
+ * kernel object and segment sizes. False when the object has no such kernel. */
+static bool find_kernel(planner_t* pl, const air_hsa_kernel_t* k, const char* name,
+                        air_hsa_launch_t* l) {
+  char sym[512];
+  snprintf(sym, sizeof sym, "%s.kd", name);
+  l->meta = air_amdgpu_code_object_kernel(k->co, name);
+  hsa_executable_symbol_t symbol;
+  const air_hsa_api_t* api = pl->sys->api;
+  if (!l->meta || api->hsa_executable_get_symbol_by_name(k->exe, sym, &pl->sys->gpu, &symbol) !=
+                      HSA_STATUS_SUCCESS)
+    return false;
+  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
+                                      &l->kernel_object);
+  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
+                                      &l->group_segment_size);
+  api->hsa_executable_symbol_get_info(
+      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &l->private_segment_size);
+  return true;
+}
+
 static air_status_t plan_generated(planner_t* pl, const air_op_t* launch,
                                    const air_gpu_kernel_t* g, air_hsa_launch_t* l) {
   air_hsa_plan_t* plan = pl->plan;
@@ -215,23 +236,11 @@ static air_status_t plan_generated(planner_t* pl, const air_op_t* launch,
     plan->n_kernels++;
     AIR_RETURN_IF_ERROR(load_object(pl, k));
   }
-  char sym[96];
-  snprintf(sym, sizeof sym, "%s.kd", g->name);
-  l->meta = air_amdgpu_code_object_kernel(k->co, g->name);
-  hsa_executable_symbol_t symbol;
-  const air_hsa_api_t* api = pl->sys->api;
-  if (!l->meta || api->hsa_executable_get_symbol_by_name(k->exe, sym, &pl->sys->gpu, &symbol) !=
-                      HSA_STATUS_SUCCESS)
+  if (!find_kernel(pl, k, g->name, l))
     return REFUSE(pl, launch, "the artifact's code object has no kernel '%s'", g->name);
   if (l->meta->kernarg_segment_size < 8 * g->n_args)
     return AIR_STATUS(pl->a, AIR_STATUS_DATA_LOSS, "kernel %s takes %u bytes of arguments, not %u",
                       g->name, l->meta->kernarg_segment_size, 8 * g->n_args);
-  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                      &l->kernel_object);
-  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                      &l->group_segment_size);
-  api->hsa_executable_symbol_get_info(
-      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &l->private_segment_size);
   const air_op_t* func = NULL;
   for (const air_op_t* o = pl->p->module->regions[0]->first; o && !func; o = o->next)
     if (o->kind == AIR_OP_FUNC && o->sym && !strcmp(o->sym, pl->entry)) func = o;
@@ -287,20 +296,8 @@ static air_status_t plan_launch(planner_t* pl, const air_op_t* launch, uint32_t 
                   l->herd[0], l->herd[1]);
   air_hsa_kernel_t* k = NULL;
   AIR_RETURN_IF_ERROR(kernel_file(pl, herd, lw->s, &k));
-  char sym[512];
-  snprintf(sym, sizeof sym, "%s.kd", call->sym);
-  l->meta = air_amdgpu_code_object_kernel(k->co, call->sym);
-  hsa_executable_symbol_t symbol;
-  const air_hsa_api_t* api = pl->sys->api;
-  if (!l->meta || api->hsa_executable_get_symbol_by_name(k->exe, sym, &pl->sys->gpu, &symbol) !=
-                      HSA_STATUS_SUCCESS)
+  if (!find_kernel(pl, k, call->sym, l))
     return REFUSE(pl, call, "%s has no kernel '%s'", k->path, call->sym);
-  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_OBJECT,
-                                      &l->kernel_object);
-  api->hsa_executable_symbol_get_info(symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_GROUP_SEGMENT_SIZE,
-                                      &l->group_segment_size);
-  api->hsa_executable_symbol_get_info(
-      symbol, HSA_EXECUTABLE_SYMBOL_INFO_KERNEL_PRIVATE_SEGMENT_SIZE, &l->private_segment_size);
   l->n_args = call->n_operands;
   l->args = air_mem_calloc(pl->a, l->n_args ? l->n_args : 1, sizeof *l->args);
   if (!l->args) return AIR_STATUS_OOM(pl->a, "hsa plan");

@@ -45,26 +45,31 @@ static air_status_t check_yield(air_parser_t* P, air_op_t* op, uint32_t r,
 /* scf                                                                       */
 /*---------------------------------------------------------------------------*/
 
+/* `(%a = %b, ...)`: pushes name, value pairs on refs, counting them in *n;
+ * `open` and `end` are the messages for its parentheses. */
+static air_status_t ref_pairs(air_parser_t* P, const char* open, const char* end, uint32_t* n) {
+  TRY(air_parse_expect(P, AIR_TK_LPAREN, open));
+  if (air_parse_accept(P, AIR_TK_RPAREN)) return NULL;
+  do {
+    air_pref_t r;
+    TRY(air_parse_ref(P, &r));
+    TRY(air_parse_push_ref(P, &r));
+    TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
+    TRY(air_parse_ref(P, &r));
+    TRY(air_parse_push_ref(P, &r));
+    ++*n;
+  } while (air_parse_accept(P, AIR_TK_COMMA));
+  return air_parse_expect(P, AIR_TK_RPAREN, end);
+}
+
 /* `iter_args(%a = %b, ...) -> (T, ...)`: names then values on refs. */
 static air_status_t iter_args(air_parser_t* P, uint32_t* n, uint32_t* names, uint32_t* vals,
                               uint32_t* tb) {
   *n = 0;
   *tb = P->n_tys;
   if (!air_parse_accept_kw(P, "iter_args")) return NULL;
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'iter_args'"));
   uint32_t base = P->n_refs;
-  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-    do {
-      air_pref_t r;
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
-      TRY(air_parse_ref(P, &r));
-      TRY(air_parse_push_ref(P, &r));
-      ++*n;
-    } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the iteration arguments"));
-  }
+  TRY(ref_pairs(P, "'(' after 'iter_args'", "',' or ')' after the iteration arguments", n));
   /* Reorder to names then values so both are contiguous. */
   uint32_t k = *n;
   for (uint32_t i = 0; i < k; ++i) {
@@ -395,33 +400,6 @@ static air_status_t op_switch(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   return air_parse_results(P, op, P->tys + tb, b);
 }
 
-/* `(%a, 4, ...)`: a mixed static/dynamic list in parentheses. */
-static air_status_t mixed_group(air_parser_t* P, air_ixlist_t* out) {
-  TRY(air_parse_expect(P, AIR_TK_LPAREN, "'('"));
-  uint32_t mark = P->n_ixs;
-  if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-    do {
-      if (P->tok.kind == AIR_TK_PERCENT) {
-        air_vid_t v;
-        TRY(air_parse_operand(P, P->t_index, &v));
-        TRY(air_parse_push_ix(P, v, 0));
-        continue;
-      }
-      bool neg = air_parse_accept(P, AIR_TK_MINUS);
-      if (P->tok.kind != AIR_TK_INT || P->tok.overflow || P->tok.u > (uint64_t)INT64_MAX)
-        return air_parse_fail(P, "a value or an integer");
-      TRY(air_parse_push_ix(P, 0, neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u));
-      air_parse_next(P);
-    } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')'"));
-  }
-  uint32_t n = P->n_ixs - mark;
-  if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
-  if (n) memcpy(out->items, P->ixs + mark, n * sizeof(air_ix_t));
-  P->n_ixs = mark;
-  return NULL;
-}
-
 /* A list of n constants `v`. */
 static air_status_t const_list(air_parser_t* P, air_ixlist_t* out, uint32_t n, int64_t v) {
   if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
@@ -439,16 +417,16 @@ static air_status_t op_forall(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   air_ixlist_t lists[3];
   bool normal = air_parse_accept_kw(P, "in");
   if (normal) {
-    TRY(mixed_group(P, &lists[1]));
+    TRY(air_parse_ixgroup(P, &lists[1]));
     TRY(const_list(P, &lists[0], lists[1].n, 0));
     TRY(const_list(P, &lists[2], lists[1].n, 1));
   } else {
     TRY(air_parse_expect(P, AIR_TK_EQUAL, "'in' or '=' and the lower bounds"));
-    TRY(mixed_group(P, &lists[0]));
+    TRY(air_parse_ixgroup(P, &lists[0]));
     TRY(air_parse_expect_kw(P, "to"));
-    TRY(mixed_group(P, &lists[1]));
+    TRY(air_parse_ixgroup(P, &lists[1]));
     TRY(air_parse_expect_kw(P, "step"));
-    TRY(mixed_group(P, &lists[2]));
+    TRY(air_parse_ixgroup(P, &lists[2]));
   }
   if (lists[0].n != n || lists[1].n != n || lists[2].n != n)
     return PERR(P, at->line, at->col,
@@ -456,20 +434,8 @@ static air_status_t op_forall(air_parser_t* P, air_block_t* blk, air_opkind_t ki
                 n == 1 ? "" : "s", lists[0].n, lists[1].n, lists[2].n);
   uint32_t no = 0, names = 0, vals = 0, tb = P->n_tys;
   if (air_parse_accept_kw(P, "shared_outs")) {
-    TRY(air_parse_expect(P, AIR_TK_LPAREN, "'(' after 'shared_outs'"));
     uint32_t base = P->n_refs;
-    if (!air_parse_accept(P, AIR_TK_RPAREN)) {
-      do {
-        air_pref_t r;
-        TRY(air_parse_ref(P, &r));
-        TRY(air_parse_push_ref(P, &r));
-        TRY(air_parse_expect(P, AIR_TK_EQUAL, "'=' and the initial value"));
-        TRY(air_parse_ref(P, &r));
-        TRY(air_parse_push_ref(P, &r));
-        ++no;
-      } while (air_parse_accept(P, AIR_TK_COMMA));
-      TRY(air_parse_expect(P, AIR_TK_RPAREN, "',' or ')' after the shared outputs"));
-    }
+    TRY(ref_pairs(P, "'(' after 'shared_outs'", "',' or ')' after the shared outputs", &no));
     names = base;
     vals = base + 1; /* pairs: name, value */
     uint32_t nt;

@@ -20,10 +20,12 @@ air_status_t air_parse_operand(air_parser_t* P, air_tid_t type, air_vid_t* out) 
   return air_parse_use(P, &r, type, out);
 }
 
-air_status_t air_parse_ixlist(air_parser_t* P, air_ixlist_t* out) {
-  TRY(air_parse_expect(P, AIR_TK_LSQUARE, "'[' to begin an index list"));
+/* A mixed list between `open` and `close` (their messages `begin`, `end`). */
+static air_status_t mixed_list(air_parser_t* P, air_tk_t open, const char* begin,
+                               air_tk_t close, const char* end, air_ixlist_t* out) {
+  TRY(air_parse_expect(P, open, begin));
   uint32_t mark = P->n_ixs;
-  if (!air_parse_accept(P, AIR_TK_RSQUARE)) {
+  if (!air_parse_accept(P, close)) {
     do {
       if (P->tok.kind == AIR_TK_PERCENT) {
         air_vid_t v;
@@ -38,13 +40,22 @@ air_status_t air_parse_ixlist(air_parser_t* P, air_ixlist_t* out) {
       TRY(air_parse_push_ix(P, 0, neg ? -(int64_t)P->tok.u : (int64_t)P->tok.u));
       air_parse_next(P);
     } while (air_parse_accept(P, AIR_TK_COMMA));
-    TRY(air_parse_expect(P, AIR_TK_RSQUARE, "',' or ']' in an index list"));
+    TRY(air_parse_expect(P, close, end));
   }
   uint32_t n = P->n_ixs - mark;
   if (!air_ir_list_init(P->p, out, n)) return air_parse_oom(P);
   if (n) memcpy(out->items, P->ixs + mark, n * sizeof(air_ix_t));
   P->n_ixs = mark;
   return NULL;
+}
+
+air_status_t air_parse_ixlist(air_parser_t* P, air_ixlist_t* out) {
+  return mixed_list(P, AIR_TK_LSQUARE, "'[' to begin an index list", AIR_TK_RSQUARE,
+                    "',' or ']' in an index list", out);
+}
+
+air_status_t air_parse_ixgroup(air_parser_t* P, air_ixlist_t* out) {
+  return mixed_list(P, AIR_TK_LPAREN, "'('", AIR_TK_RPAREN, "',' or ')'", out);
 }
 
 air_status_t air_parse_toklist(air_parser_t* P, air_vlist_t* list) {
@@ -284,4 +295,14 @@ air_status_t air_parse_colon_type(air_parser_t* P, air_tid_t* t, air_token_t* at
   TRY(air_parse_expect(P, AIR_TK_COLON, "':' and a type"));
   if (at) *at = P->tok;
   return air_parse_type(P, t);
+}
+
+air_status_t air_parse_memref_to(air_parser_t* P, air_tid_t* from, air_tid_t* to) {
+  air_token_t a1, a2;
+  TRY(air_parse_colon_type(P, from, &a1));
+  TRY(air_parse_need_memref(P, &a1, *from));
+  TRY(air_parse_expect_kw(P, "to"));
+  a2 = P->tok;
+  TRY(air_parse_type(P, to));
+  return air_parse_need_memref(P, &a2, *to);
 }

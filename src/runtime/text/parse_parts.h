@@ -10,6 +10,8 @@
 air_status_t air_parse_operand(air_parser_t* P, air_tid_t type, air_vid_t* out);
 /* `[%a, 0, %b]`: a mixed static/dynamic index list, values of type index. */
 air_status_t air_parse_ixlist(air_parser_t* P, air_ixlist_t* out);
+/* The same list in parentheses: `(%a, 4, ...)` (scf.forall's bounds). */
+air_status_t air_parse_ixgroup(air_parser_t* P, air_ixlist_t* out);
 /* `[%a, %b]` of tokens, appended to *list. */
 air_status_t air_parse_toklist(air_parser_t* P, air_vlist_t* list);
 /* `( %a, %b )` or `%a, %b` refs pushed on refs (no resolution); `close` is the
@@ -53,6 +55,8 @@ air_status_t air_parse_region(air_parser_t* P, air_op_t* op, uint32_t index,
 air_status_t air_parse_colon_type(air_parser_t* P, air_tid_t* t, air_token_t* at);
 /* An error at `at` unless t is a memref type. */
 air_status_t air_parse_need_memref(air_parser_t* P, const air_token_t* at, air_tid_t t);
+/* `: T to U`, both memref types (a copy's, a view's source and result). */
+air_status_t air_parse_memref_to(air_parser_t* P, air_tid_t* from, air_tid_t* to);
 
 /* Per-class op parsers: the op name is consumed; `at` is the op's start. */
 typedef air_status_t (*air_parse_op_fn)(air_parser_t* P, air_block_t* blk,

@@ -15,16 +15,18 @@
  * balanced on its own and makes its channels unknown otherwise; a branch on a
  * dynamic condition must move the same amounts on both sides (the spec's "each
  * branch independently"), and then counts as its then-branch. A broadcast put
- * counts once per receiver of its broadcast set. */
+ * counts once per receiver of its broadcast set.
+ *
+ * This file counts; what an index evaluates to at a point and which binders it
+ * depends on is verify_balance_index.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/verify/verify_balance_index.h"
 #include "runtime/verify/verify_passes.h"
-#include "runtime/verify/verify_util.h"
 
 #define UNK UINT64_MAX
-#define STEP_LIMIT 40000000ull /* op visits + evaluations before giving up */
 #define ENUM_LIMIT (1u << 20)  /* points of one enumerated binder */
 #define TRACK_LIMIT (1u << 22) /* counters tracked per index, all channels */
 #define MAX_DIMS 16
@@ -53,30 +55,6 @@ typedef struct bdefer_t {
   size_t off, len;
 } bdefer_t;
 
-typedef struct bal_t {
-  air_vctx_t* v;
-  bchan_t* ch;
-  int64_t* env; /* values of bound binder variables, per value id */
-  uint8_t* bound;
-  uint8_t* seen; /* relevance walk */
-  uint32_t* rel; /* per op: bit k = dimension k of this binder is relevant */
-  uint8_t* reported;
-  air_vid_t* stack;
-  uint32_t sp, cap_stack;
-  bsink_t* cur; /* NULL: the global counters */
-  uint64_t steps;
-  bool aborted;
-  air_sb_t text;
-  bdefer_t* defer;
-  uint32_t n_defer, cap_defer;
-} bal_t;
-
-static bool step(bal_t* B) {
-  if (B->aborted) return false;
-  if (++B->steps > STEP_LIMIT) B->aborted = true;
-  return !B->aborted;
-}
-
 static void defer(bal_t* B, uint32_t op, const char* rule, const char* fmt, ...)
     __attribute__((format(printf, 4, 5)));
 static void defer(bal_t* B, uint32_t op, const char* rule, const char* fmt, ...) {
@@ -94,277 +72,6 @@ static void defer(bal_t* B, uint32_t op, const char* rule, const char* fmt, ...)
   air_sb_vprintf(&B->text, fmt, ap);
   va_end(ap);
   d->len = B->text.len - d->off;
-}
-
-/*---------------------------------------------------------------------------*/
-/* Static evaluation of index values                                         */
-/*---------------------------------------------------------------------------*/
-
-static int64_t fdiv(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-/* Like air_aff_eval, but checks positions and depth: maps may be hand-built. */
-static bool aff_eval(const air_aff_t* e, const int64_t* d, uint32_t nd, const int64_t* s,
-                     uint32_t ns, int64_t* out, int depth) {
-  if (!e || depth > 64) return false;
-  switch (e->kind) {
-    case AIR_AFF_CONST: *out = e->value; return true;
-    case AIR_AFF_DIM:
-      if (e->value < 0 || (uint64_t)e->value >= nd) return false;
-      *out = d[e->value];
-      return true;
-    case AIR_AFF_SYM:
-      if (e->value < 0 || (uint64_t)e->value >= ns) return false;
-      *out = s[e->value];
-      return true;
-    default: break;
-  }
-  int64_t l, r;
-  if (!aff_eval(e->lhs, d, nd, s, ns, &l, depth + 1) ||
-      !aff_eval(e->rhs, d, nd, s, ns, &r, depth + 1))
-    return false;
-  switch (e->kind) {
-    case AIR_AFF_ADD: return !__builtin_add_overflow(l, r, out);
-    case AIR_AFF_MUL: return !__builtin_mul_overflow(l, r, out);
-    case AIR_AFF_MOD:
-      if (r <= 0) return false;
-      *out = ((l % r) + r) % r;
-      return true;
-    case AIR_AFF_FLOORDIV:
-    case AIR_AFF_CEILDIV:
-      if (r == 0 || (l == INT64_MIN && r == -1) || l == INT64_MIN) return false;
-      *out = e->kind == AIR_AFF_FLOORDIV ? fdiv(l, r) : -fdiv(-l, r);
-      return true;
-    default: return false;
-  }
-}
-
-static bool ev(bal_t* B, air_vid_t vid, int64_t* out, int depth);
-
-/* Evaluates an op's operands [from, from + n) into vals. */
-static bool ev_operands(bal_t* B, const air_op_t* o, uint32_t from, uint32_t n, int64_t* vals,
-                        int depth) {
-  if (n > 32 || from + n > o->n_operands) return false;
-  for (uint32_t i = 0; i < n; ++i)
-    if (!ev(B, o->operands[from + i], &vals[i], depth + 1)) return false;
-  return true;
-}
-
-static bool ev_binary(air_opkind_t k, int64_t a, int64_t b, int64_t* out) {
-  switch (k) {
-    case AIR_OP_ADDI: return !__builtin_add_overflow(a, b, out);
-    case AIR_OP_SUBI: return !__builtin_sub_overflow(a, b, out);
-    case AIR_OP_MULI: return !__builtin_mul_overflow(a, b, out);
-    case AIR_OP_DIVSI:
-    case AIR_OP_DIVUI:
-    case AIR_OP_REMSI:
-    case AIR_OP_REMUI:
-    case AIR_OP_CEILDIVSI:
-    case AIR_OP_FLOORDIVSI:
-      if (b == 0 || (a == INT64_MIN && b == -1) || a == INT64_MIN) return false;
-      if ((k == AIR_OP_DIVUI || k == AIR_OP_REMUI) && (a < 0 || b < 0)) return false;
-      if (k == AIR_OP_DIVSI || k == AIR_OP_DIVUI)
-        *out = a / b;
-      else if (k == AIR_OP_REMSI || k == AIR_OP_REMUI)
-        *out = a % b;
-      else if (k == AIR_OP_FLOORDIVSI)
-        *out = fdiv(a, b);
-      else
-        *out = -fdiv(-a, b);
-      return true;
-    case AIR_OP_MAXSI: *out = a > b ? a : b; return true;
-    case AIR_OP_MINSI: *out = a < b ? a : b; return true;
-    case AIR_OP_MAXUI: *out = (uint64_t)a > (uint64_t)b ? a : b; return true;
-    case AIR_OP_MINUI: *out = (uint64_t)a < (uint64_t)b ? a : b; return true;
-    case AIR_OP_ANDI: *out = a & b; return true;
-    case AIR_OP_ORI: *out = a | b; return true;
-    case AIR_OP_XORI: *out = a ^ b; return true;
-    case AIR_OP_SHLI:
-      if (b < 0 || b > 62 || a < 0 || a > (INT64_MAX >> b)) return false;
-      *out = a << b;
-      return true;
-    case AIR_OP_SHRSI:
-    case AIR_OP_SHRUI:
-      if (b < 0 || b > 63 || (k == AIR_OP_SHRUI && a < 0)) return false;
-      *out = a >> b;
-      return true;
-    default: return false;
-  }
-}
-
-static bool ev(bal_t* B, air_vid_t vid, int64_t* out, int depth) {
-  air_vctx_t* v = B->v;
-  if (!air_v_valid(v, vid) || depth > 64 || !step(B)) return false;
-  if (B->bound[vid]) {
-    *out = B->env[vid];
-    return true;
-  }
-  const air_vval_t* vv = &v->vals[vid];
-  if (vv->owner == AIR_V_NONE || v->ops[vv->owner].bad) return false;
-  const air_op_t* o = v->ops[vv->owner].op;
-  uint32_t i = vv->index;
-  if (vv->is_arg) {
-    /* Sizes and kernel args are the hierarchy op's operands; ids and induction
-     * variables are known only while a binder enumerates them. */
-    uint32_t n = o->iaux[0];
-    if (!air_v_is_hier(o->kind) || i < n) return false;
-    uint32_t k = i < 2 * n ? i - n : n + i - 2 * n;
-    return k < o->n_operands && ev(B, o->operands[k], out, depth + 1);
-  }
-  int64_t x[32];
-  switch (air_opkind_class(o->kind)) {
-    case AIR_OPC_CONSTANT: return air_v_const(v, vid, out);
-    case AIR_OPC_AFFINE_APPLY: {
-      const air_attr_t* m = air_ir_attr_resolve(v->p, &o->value);
-      if (!m || m->kind != AIR_ATTR_MAP || !m->map || !m->map->n_results || !m->map->results)
-        return false;
-      uint32_t nd = m->map->n_dims, ns = m->map->n_syms;
-      if (!ev_operands(B, o, 0, nd + ns, x, depth)) return false;
-      if (!aff_eval(m->map->results[0], x, nd, x + nd, ns, out, 0)) return false;
-      /* affine.min / affine.max: the extreme of every result */
-      for (uint32_t k = 1; k < m->map->n_results && o->kind != AIR_OP_AFFINE_APPLY; ++k) {
-        int64_t y;
-        if (!aff_eval(m->map->results[k], x, nd, x + nd, ns, &y, 0)) return false;
-        if (o->kind == AIR_OP_AFFINE_MIN ? y < *out : y > *out) *out = y;
-      }
-      return true;
-    }
-    case AIR_OPC_BINARY:
-      return ev_operands(B, o, 0, 2, x, depth) && ev_binary(o->kind, x[0], x[1], out);
-    case AIR_OPC_CAST:
-      if (o->kind == AIR_OP_INDEX_CAST || o->kind == AIR_OP_INDEX_CASTUI ||
-          o->kind == AIR_OP_EXTSI || o->kind == AIR_OP_EXTUI)
-        return ev_operands(B, o, 0, 1, out, depth);
-      return false;
-    case AIR_OPC_CMP:
-      if (o->kind != AIR_OP_CMPI || !ev_operands(B, o, 0, 2, x, depth)) return false;
-      *out = air_cmpi_eval(o->iaux[0], x[0], x[1], (uint64_t)x[0], (uint64_t)x[1]);
-      return true;
-    case AIR_OPC_SELECT:
-      if (!ev_operands(B, o, 0, 1, x, depth)) return false;
-      return x[0] ? ev_operands(B, o, 1, 1, out, depth) : ev_operands(B, o, 2, 1, out, depth);
-    case AIR_OPC_EXECUTE: {
-      const air_op_t* t = o->n_regions && o->regions[0] ? o->regions[0]->last : NULL;
-      if (i < 1 || !t || t->kind != AIR_OP_EXECUTE_TERM || i - 1 >= t->n_operands) return false;
-      return ev(B, t->operands[i - 1], out, depth + 1);
-    }
-    default: return false;
-  }
-}
-
-/* An affine.if's set at the current point: 1 true, 0 false, -1 unknown. */
-static int ev_set(bal_t* B, const air_op_t* o) {
-  const air_attr_t* s = air_ir_attr_resolve(B->v->p, &o->value);
-  if (!s || s->kind != AIR_ATTR_SET || !s->set) return -1;
-  const air_affine_set_t* set = s->set;
-  int64_t x[32];
-  if (!ev_operands(B, o, 0, set->n_dims + set->n_syms, x, 0)) return -1;
-  for (uint32_t c = 0; c < set->n_constraints; ++c) {
-    int64_t r;
-    if (!set->constraints || !set->is_eq ||
-        !aff_eval(set->constraints[c], x, set->n_dims, x + set->n_dims, set->n_syms, &r, 0))
-      return -1;
-    if (set->is_eq[c] ? r != 0 : r < 0) return 0;
-  }
-  return 1;
-}
-
-/*---------------------------------------------------------------------------*/
-/* Relevance: which binder variables the counts depend on                    */
-/*---------------------------------------------------------------------------*/
-
-static uint32_t dim_bit(uint32_t k) {
-  return k < 31 ? 1u << k : 1u << 31;
-}
-
-static void push(bal_t* B, air_vid_t vid) {
-  if (!air_v_valid(B->v, vid) || B->seen[vid]) return;
-  if (!air_mem_grow(B->v->a, (void**)&B->stack, &B->cap_stack, (size_t)B->sp + 1,
-                    sizeof(*B->stack))) {
-    B->aborted = true;
-    return;
-  }
-  B->seen[vid] = 1;
-  B->stack[B->sp++] = vid;
-}
-
-static void mark(bal_t* B, air_vid_t root) {
-  air_vctx_t* v = B->v;
-  push(B, root);
-  while (B->sp && !B->aborted) {
-    air_vid_t vid = B->stack[--B->sp];
-    const air_vval_t* vv = &v->vals[vid];
-    if (vv->owner == AIR_V_NONE || v->ops[vv->owner].bad) continue;
-    const air_op_t* o = v->ops[vv->owner].op;
-    uint32_t i = vv->index, n = o->iaux[0];
-    if (vv->is_arg) {
-      if (air_v_is_hier(o->kind)) {
-        if (i < n)
-          B->rel[vv->owner] |= dim_bit(i);
-        else if (i < 2 * n)
-          push(B, o->operands[i - n]);
-        else if (n + i - 2 * n < o->n_operands)
-          push(B, o->operands[n + i - 2 * n]);
-      } else if ((o->kind == AIR_OP_FOR || o->kind == AIR_OP_AFFINE_FOR) && i == 0) {
-        B->rel[vv->owner] |= 1;
-      } else if ((o->kind == AIR_OP_PARALLEL || o->kind == AIR_OP_FORALL) && i < n) {
-        B->rel[vv->owner] |= dim_bit(i);
-      }
-      continue;
-    }
-    switch (air_opkind_class(o->kind)) {
-      case AIR_OPC_AFFINE_APPLY:
-      case AIR_OPC_BINARY:
-      case AIR_OPC_UNARY:
-      case AIR_OPC_CAST:
-      case AIR_OPC_CMP:
-      case AIR_OPC_SELECT:
-        for (uint32_t k = 0; k < o->n_operands; ++k) push(B, o->operands[k]);
-        break;
-      case AIR_OPC_EXECUTE: {
-        const air_op_t* t = o->n_regions && o->regions[0] ? o->regions[0]->last : NULL;
-        if (i >= 1 && t && t->kind == AIR_OP_EXECUTE_TERM && i - 1 < t->n_operands)
-          push(B, t->operands[i - 1]);
-        break;
-      }
-      default: break;
-    }
-  }
-}
-
-/* Marks the binders that channel indices, conditions and bounds depend on. */
-static void mark_all(bal_t* B) {
-  air_vctx_t* v = B->v;
-  for (uint32_t j = 0; j < v->n_ops && !B->aborted; ++j) {
-    const air_vop_t* r = &v->ops[j];
-    if (!r->has_chan || r->bad) continue;
-    const air_op_t* o = r->op;
-    uint32_t n = o->iaux[0], from = 0, cnt = 0;
-    switch (o->kind) {
-      case AIR_OP_PUT:
-      case AIR_OP_GET: cnt = n; break;
-      case AIR_OP_IF:
-      case AIR_OP_AFFINE_IF: cnt = o->n_operands; break;
-      case AIR_OP_FOR: cnt = 3; break;
-      case AIR_OP_PARALLEL: cnt = 3 * n; break;
-      case AIR_OP_LAUNCH:
-      case AIR_OP_SEGMENT:
-      case AIR_OP_HERD:
-      case AIR_OP_RANK: cnt = n; break;
-      case AIR_OP_AFFINE_FOR:
-        for (uint32_t k = 0; k < 2 && o->n_lists; ++k) mark(B, o->lists[0].items[k].value);
-        break;
-      case AIR_OP_INDEX_SWITCH: cnt = o->n_operands; break;
-      case AIR_OP_FORALL:
-        for (uint32_t l = 0; l < 3 && l < o->n_lists; ++l)
-          for (uint32_t k = 0; k < o->lists[l].n; ++k) mark(B, o->lists[l].items[k].value);
-        break;
-      default: break;
-    }
-    for (uint32_t k = from; k < cnt && k < o->n_operands; ++k) mark(B, o->operands[k]);
-  }
 }
 
 /*---------------------------------------------------------------------------*/
@@ -533,7 +240,7 @@ static void b_space(bal_t* B, uint32_t id, uint32_t n, const int64_t* lb, const 
   int64_t m = mult;
   for (uint32_t k = 0; k < n; ++k) {
     if (trip[k] <= 0) return;
-    if (mask & dim_bit(k)) {
+    if (mask & air_vbal_dim_bit(k)) {
       relk[nrel++] = k;
       points = (uint64_t)trip[k] > ENUM_LIMIT ? ENUM_LIMIT + 1ull : points * (uint64_t)trip[k];
       if (points > ENUM_LIMIT) break;
@@ -601,7 +308,7 @@ static void b_chan(bal_t* B, uint32_t j, int64_t mult) {
   int64_t idx[MAX_DIMS] = {0};
   bool known = true;
   for (uint32_t k = 0; k < n; ++k)
-    if (!air_v_chan_index_ignored(ch, put, k)) known = ev(B, o->operands[k], &idx[k], 0) && known;
+    if (!air_v_chan_index_ignored(ch, put, k)) known = air_vbal_eval(B, o->operands[k], &idx[k], 0) && known;
   const int64_t* lim = put ? ch->dims : ch->bdims;
   if (known) {
     for (uint32_t k = 0; k < R; ++k) {
@@ -652,7 +359,7 @@ static void b_chan(bal_t* B, uint32_t j, int64_t mult) {
 
 static void b_op(bal_t* B, uint32_t j, int64_t mult) {
   air_vctx_t* v = B->v;
-  if (!step(B) || !v->ops[j].has_chan || v->ops[j].bad) return;
+  if (!air_vbal_step(B) || !v->ops[j].has_chan || v->ops[j].bad) return;
   const air_op_t* o = v->ops[j].op;
   int64_t lb[MAX_DIMS], st[MAX_DIMS], trip[MAX_DIMS], x;
   air_vid_t vars[MAX_DIMS];
@@ -673,7 +380,7 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
         lb[k] = 0;
         st[k] = 1;
         vars[k] = o->regions[0]->args[k];
-        if (!ev(B, o->operands[k], &trip[k], 0)) {
+        if (!air_vbal_eval(B, o->operands[k], &trip[k], 0)) {
           b_dyn(B, j);
           return;
         }
@@ -685,15 +392,15 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
       int64_t ub;
       bool ok;
       if (o->kind == AIR_OP_FOR) {
-        ok = ev(B, o->operands[0], &lb[0], 0) && ev(B, o->operands[1], &ub, 0) &&
-             ev(B, o->operands[2], &st[0], 0);
+        ok = air_vbal_eval(B, o->operands[0], &lb[0], 0) && air_vbal_eval(B, o->operands[1], &ub, 0) &&
+             air_vbal_eval(B, o->operands[2], &st[0], 0);
       } else {
         const air_ix_t* bnd = o->lists[0].items;
         lb[0] = bnd[0].cst;
         ub = bnd[1].cst;
         st[0] = o->iaux[1];
-        ok = (!bnd[0].value || ev(B, bnd[0].value, &lb[0], 0)) &&
-             (!bnd[1].value || ev(B, bnd[1].value, &ub, 0));
+        ok = (!bnd[0].value || air_vbal_eval(B, bnd[0].value, &lb[0], 0)) &&
+             (!bnd[1].value || air_vbal_eval(B, bnd[1].value, &ub, 0));
       }
       if (!ok || !trip_count(lb[0], ub, st[0], &trip[0])) {
         b_dyn(B, j);
@@ -711,8 +418,8 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
       for (uint32_t k = 0; k < n; ++k) {
         int64_t ub;
         vars[k] = o->regions[0]->args[k];
-        if (!ev(B, o->operands[k], &lb[k], 0) || !ev(B, o->operands[n + k], &ub, 0) ||
-            !ev(B, o->operands[2 * n + k], &st[k], 0) || !trip_count(lb[k], ub, st[k], &trip[k])) {
+        if (!air_vbal_eval(B, o->operands[k], &lb[k], 0) || !air_vbal_eval(B, o->operands[n + k], &ub, 0) ||
+            !air_vbal_eval(B, o->operands[2 * n + k], &st[k], 0) || !trip_count(lb[k], ub, st[k], &trip[k])) {
           b_dyn(B, j);
           return;
         }
@@ -721,8 +428,8 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
       return;
     case AIR_OP_IF:
     case AIR_OP_AFFINE_IF: {
-      int c = o->kind == AIR_OP_AFFINE_IF    ? ev_set(B, o)
-              : ev(B, o->operands[0], &x, 0) ? x != 0
+      int c = o->kind == AIR_OP_AFFINE_IF    ? air_vbal_eval_set(B, o)
+              : air_vbal_eval(B, o->operands[0], &x, 0) ? x != 0
                                              : -1;
       if (c < 0)
         b_branches(B, j, mult);
@@ -734,7 +441,7 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
       /* The case whose value the operand has, else the default (the last region). */
       uint32_t nc = o->n_regions ? o->n_regions - 1 : 0;
       if (!o->n_regions) return;
-      if (!ev(B, o->operands[0], &x, 0)) {
+      if (!air_vbal_eval(B, o->operands[0], &x, 0)) {
         for (uint32_t r = 1; r < o->n_regions && !B->aborted; ++r)
           b_branch_pair(B, j, mult, 0, r, r == 1);
         if (o->n_regions == 1) b_region(B, j, 0, mult);
@@ -759,8 +466,8 @@ static void b_op(bal_t* B, uint32_t j, int64_t mult) {
         lb[k] = bl->cst;
         ub = bu->cst;
         st[k] = bs->cst;
-        if ((bl->value && !ev(B, bl->value, &lb[k], 0)) || (bu->value && !ev(B, bu->value, &ub, 0)) ||
-            (bs->value && !ev(B, bs->value, &st[k], 0)) || !trip_count(lb[k], ub, st[k], &trip[k])) {
+        if ((bl->value && !air_vbal_eval(B, bl->value, &lb[k], 0)) || (bu->value && !air_vbal_eval(B, bu->value, &ub, 0)) ||
+            (bs->value && !air_vbal_eval(B, bs->value, &st[k], 0)) || !trip_count(lb[k], ub, st[k], &trip[k])) {
           b_dyn(B, j);
           return;
         }
@@ -852,7 +559,7 @@ void air_v_check_balance(air_vctx_t* v) {
     }
   }
   if (!v->oom) {
-    mark_all(&B);
+    air_vbal_mark_relevant(&B);
     for (uint32_t j = air_v_first_child(v, 0, 0); j != AIR_V_NONE && !B.aborted;
          j = air_v_next_sibling(v, 0, j))
       b_op(&B, j, 1);

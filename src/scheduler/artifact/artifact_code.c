@@ -18,23 +18,6 @@ static uint64_t fnv1a(const void* p, size_t n) {
   return h;
 }
 
-static void put32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 3; i >= 0; --i) v = v << 8 | p[i];
-  return v;
-}
-static uint64_t get64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 7; i >= 0; --i) v = v << 8 | p[i];
-  return v;
-}
-
 air_status_t air_art_code_encode(const air_allocator_t* a, const air_artifact_code_t* code,
                                  const void* text, size_t text_size, uint8_t** out,
                                  size_t* out_size) {
@@ -49,10 +32,10 @@ air_status_t air_art_code_encode(const air_allocator_t* a, const air_artifact_co
   if (!b) return AIR_STATUS_OOM(a, "artifact host code");
   memset(b, 0, AIR_ART_CODE_HEADER);
   memcpy(b, CODE_MAGIC, 8);
-  put32(b + 8, CODE_VERSION);
-  put32(b + 12, code->n_units);
-  put64(b + 16, fnv1a(text, text_size));
-  put64(b + 24, code->size);
+  air_art_put32(b + 8, CODE_VERSION);
+  air_art_put32(b + 12, code->n_units);
+  air_art_put64(b + 16, fnv1a(text, text_size));
+  air_art_put64(b + 24, code->size);
   memcpy(b + 32, code->isa, isa_len);
   memcpy(b + AIR_ART_CODE_HEADER, code->object, code->size);
   *out = b;
@@ -66,16 +49,16 @@ air_status_t air_art_code_decode(const air_allocator_t* a, const char* name, con
   memset(out, 0, sizeof *out);
   if (size < AIR_ART_CODE_HEADER || memcmp(sec, CODE_MAGIC, 8))
     return air_art_corrupt(a, name, "%s: no AIRCODE header", AIR_ART_CODE_SECTION);
-  uint32_t version = get32(sec + 8);
+  uint32_t version = air_art_get32(sec + 8);
   if (version != CODE_VERSION)
     return air_art_corrupt(a, name, "%s: version %u (this reader reads %u)", AIR_ART_CODE_SECTION,
                            version, CODE_VERSION);
-  uint64_t n = get64(sec + 24);
+  uint64_t n = air_art_get64(sec + 24);
   if (n == 0 || n != size - AIR_ART_CODE_HEADER)
     return air_art_corrupt(a, name, "%s: object size %llu, but the section holds %zu bytes after "
                                     "its header",
                            AIR_ART_CODE_SECTION, (unsigned long long)n, size - AIR_ART_CODE_HEADER);
-  if (get64(sec + 16) != fnv1a(text, text_size))
+  if (air_art_get64(sec + 16) != fnv1a(text, text_size))
     return air_art_corrupt(a, name, "%s: made for other program text (hash differs from "
                                     ".air.program's)",
                            AIR_ART_CODE_SECTION);
@@ -93,7 +76,7 @@ air_status_t air_art_code_decode(const air_allocator_t* a, const char* name, con
   memcpy(copy, sec + AIR_ART_CODE_HEADER, (size_t)n);
   out->object = copy;
   out->size = (size_t)n;
-  out->n_units = get32(sec + 12);
+  out->n_units = air_art_get32(sec + 12);
   memcpy(out->isa, isa, isa_len);
   return NULL;
 }

@@ -71,6 +71,25 @@ extern const air_art_layout_t k_air_art_sections[AIR_ART_SECTION_COUNT];
  * command's ends (0 for command 0). */
 enum { AIR_ART_E_GROUP, AIR_ART_E_WAVE_PRED_END, AIR_ART_E_PRED_END, AIR_ART_E_AFF_END };
 
+/* One little-endian field of 4 or 8 bytes outside the record tables (the
+ * `.air.code` and GPU sections' headers and indexes). */
+static inline void air_art_put32(uint8_t* p, uint32_t v) {
+  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline void air_art_put64(uint8_t* p, uint64_t v) {
+  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
+}
+static inline uint32_t air_art_get32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= (uint32_t)p[i] << (8 * i);
+  return v;
+}
+static inline uint64_t air_art_get64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
 /* Bytes of one record. */
 uint32_t air_art_record_size(const air_art_layout_t* layout);
 /* Packs values[0 .. n_fields) at `out` (air_art_record_size bytes). */

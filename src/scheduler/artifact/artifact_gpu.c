@@ -7,23 +7,6 @@
 #include "runtime/base/status_util.h"
 #include "scheduler/artifact/artifact_format.h"
 
-static void put32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static void put64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= (uint32_t)p[i] << (8 * i);
-  return v;
-}
-static uint64_t get64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
 static const char k_magic[8] = {'A', 'I', 'R', 'G', 'P', 'U', 0, 0};
 
 air_status_t air_art_gpu_encode(const air_allocator_t* a, const air_gpu_code_t* code,
@@ -35,9 +18,9 @@ air_status_t air_art_gpu_encode(const air_allocator_t* a, const air_gpu_code_t* 
   if (!p) return AIR_STATUS_OOM(a, "artifact .air.gpu");
   memset(p, 0, size);
   memcpy(p, k_magic, 8);
-  put32(p + 8, 1);
-  put32(p + 12, code->n_objects);
-  put32(p + 16, code->n_kernels);
+  air_art_put32(p + 8, 1);
+  air_art_put32(p + 12, code->n_objects);
+  air_art_put32(p + 16, code->n_kernels);
   memcpy(p + 24, code->processor, strnlen(code->processor, 15));
   uint8_t* at = p + AIR_ART_GPU_HEADER;
   for (uint32_t i = 0; i < code->n_kernels; ++i, at += AIR_ART_GPU_KERNEL) {
@@ -45,18 +28,18 @@ air_status_t air_art_gpu_encode(const air_allocator_t* a, const air_gpu_code_t* 
     const uint32_t w[12] = {k->cmd, k->object, k->mapping, k->workgroup_size, k->wave_size,
                             k->fixed_roles, k->pes, k->pes_per_wave, k->lds_bytes, k->n_grid,
                             k->n_args, k->seg_workgroups};
-    for (int j = 0; j < 12; ++j) put32(at + 4 * j, w[j]);
-    put64(at + 48, k->spill_bytes);
+    for (int j = 0; j < 12; ++j) air_art_put32(at + 4 * j, w[j]);
+    air_art_put64(at + 48, k->spill_bytes);
     for (int d = 0; d < 3; ++d) {
-      put32(at + 56 + 16 * d, k->grid[d].param);
-      put64(at + 64 + 16 * d, (uint64_t)k->grid[d].value);
+      air_art_put32(at + 56 + 16 * d, k->grid[d].param);
+      air_art_put64(at + 64 + 16 * d, (uint64_t)k->grid[d].value);
     }
     memcpy(at + 104, k->name, strnlen(k->name, 63));
   }
   for (uint32_t i = 0; i < code->n_kernels; ++i)
     for (uint32_t j = 0; j < code->kernels[i].n_args; ++j, at += 8) {
-      put32(at, code->kernels[i].args[j].kind);
-      put32(at + 4, code->kernels[i].args[j].param);
+      air_art_put32(at, code->kernels[i].args[j].kind);
+      air_art_put32(at + 4, code->kernels[i].args[j].param);
     }
   *out = p;
   *out_size = size;
@@ -86,8 +69,9 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
     return NULL;
   }
   if (size < AIR_ART_GPU_HEADER || memcmp(sec, k_magic, 8)) return BAD("bad header");
-  if (get32(sec + 8) != 1) return BAD("version %u (this reader reads 1)", get32(sec + 8));
-  uint32_t no = get32(sec + 12), nk = get32(sec + 16);
+  if (air_art_get32(sec + 8) != 1)
+    return BAD("version %u (this reader reads 1)", air_art_get32(sec + 8));
+  uint32_t no = air_art_get32(sec + 12), nk = air_art_get32(sec + 16);
   if (no != n_objects) return BAD("%u code objects, but %u %s* sections", no, n_objects, AIR_ART_GPU_OBJECT_PREFIX);
   if (nk > s->n_cmds) return BAD("%u kernels for %u commands", nk, s->n_cmds);
   if (!good_name(sec + 24, 16)) return BAD("bad processor name");
@@ -111,20 +95,20 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
   const uint8_t* at = sec + AIR_ART_GPU_HEADER;
   for (uint32_t i = 0; i < nk; ++i, at += AIR_ART_GPU_KERNEL) {
     air_gpu_kernel_t* k = &c->kernels[i];
-    k->cmd = get32(at);
-    k->object = get32(at + 4);
-    k->mapping = get32(at + 8);
-    k->workgroup_size = get32(at + 12);
-    k->wave_size = get32(at + 16);
-    k->fixed_roles = get32(at + 20);
-    k->pes = get32(at + 24);
-    k->pes_per_wave = get32(at + 28);
-    k->lds_bytes = get32(at + 32);
-    k->n_grid = get32(at + 36);
-    k->n_args = get32(at + 40);
+    k->cmd = air_art_get32(at);
+    k->object = air_art_get32(at + 4);
+    k->mapping = air_art_get32(at + 8);
+    k->workgroup_size = air_art_get32(at + 12);
+    k->wave_size = air_art_get32(at + 16);
+    k->fixed_roles = air_art_get32(at + 20);
+    k->pes = air_art_get32(at + 24);
+    k->pes_per_wave = air_art_get32(at + 28);
+    k->lds_bytes = air_art_get32(at + 32);
+    k->n_grid = air_art_get32(at + 36);
+    k->n_args = air_art_get32(at + 40);
     /* Written as 0 before segments had iteration spaces on the GPU: one. */
-    k->seg_workgroups = get32(at + 44) ? get32(at + 44) : 1;
-    k->spill_bytes = get64(at + 48);
+    k->seg_workgroups = air_art_get32(at + 44) ? air_art_get32(at + 44) : 1;
+    k->spill_bytes = air_art_get64(at + 48);
     if (k->cmd >= s->n_cmds || (i && k->cmd <= c->kernels[i - 1].cmd))
       return BAD("kernel %u: command %u out of order or range", i, k->cmd);
     if (k->object >= no) return BAD("kernel %u: object %u of %u", i, k->object, no);
@@ -141,8 +125,8 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
       return BAD("kernel %u: %u workgroups per launch instance", i, k->seg_workgroups);
     if (k->n_grid > 3 || k->n_args > 65) return BAD("kernel %u: %u grid dims, %u arguments", i, k->n_grid, k->n_args);
     for (uint32_t d = 0; d < 3; ++d) {
-      k->grid[d].param = get32(at + 56 + 16 * d);
-      k->grid[d].value = (int64_t)get64(at + 64 + 16 * d);
+      k->grid[d].param = air_art_get32(at + 56 + 16 * d);
+      k->grid[d].value = (int64_t)air_art_get64(at + 64 + 16 * d);
       if (d < k->n_grid && k->grid[d].param != UINT32_MAX && k->grid[d].param >= 64)
         return BAD("kernel %u: grid size from parameter %u", i, k->grid[d].param);
     }
@@ -158,8 +142,8 @@ air_status_t air_art_gpu_decode(const air_allocator_t* a, const char* name, cons
     k->args = air_art_array(&s->arena, k->n_args, sizeof *k->args);
     if (!k->args) return AIR_STATUS_OOM(a, "artifact .air.gpu");
     for (uint32_t j = 0; j < k->n_args; ++j, at += 8) {
-      k->args[j].kind = get32(at);
-      k->args[j].param = get32(at + 4);
+      k->args[j].kind = air_art_get32(at);
+      k->args[j].param = air_art_get32(at + 4);
       if (k->args[j].kind < AIR_GPU_ARG_MEMREF || k->args[j].kind > AIR_GPU_ARG_SPILL ||
           k->args[j].param >= 64)
         return BAD("kernel %u: argument %u (kind %u, parameter %u)", i, j, k->args[j].kind, k->args[j].param);

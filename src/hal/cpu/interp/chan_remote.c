@@ -145,11 +145,7 @@ int ix_chan_remote_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const i
 void ix_chan_remote_reply(ix_run_t* r, uint32_t from, const ix_wmsg_t* m, const void* payload,
                           size_t n) {
   ix_wake_t w = {0};
-  ix_lock(r);
-  if (r->live == 0) { /* the run is ending */
-    ix_unlock(r);
-    return;
-  }
+  if (!ix_wire_lock_live(r)) return;
   ix_wire_recvd_locked(r);
   ix_rop_t* rop = air_ptrmap_get(&r->remote_ops, (void*)(uintptr_t)m->id);
   if (rop && rop->home == from && rop->sent && !rop->done) {

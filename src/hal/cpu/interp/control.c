@@ -72,17 +72,10 @@ int ix_end_for(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
   int64_t next;
   const air_block_t* body = op->regions[0];
   if (!__builtin_add_overflow(f->iv, f->step, &next) && next < f->ub) {
-    if (atomic_load_explicit(&f->env->refs, memory_order_acquire) == 1) {
-      ix_env_reset(r, f->env);
-    } else {
-      ix_env_t* be = ix_env_new(r, body, f->env->up, false);
-      if (!be) {
-        ix_tv_drop(r, tv, n);
-        ix_tv_put(r, small, tv);
-        return ix_oom(s);
-      }
-      ix_env_unref(r, f->env);
-      f->env = be;
+    if (!ix_env_next(r, &f->env, body)) {
+      ix_tv_drop(r, tv, n);
+      ix_tv_put(r, small, tv);
+      return ix_oom(s);
     }
     f->iv = next;
     f->pc = body->first;
@@ -286,14 +279,7 @@ int ix_end_forall(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
   air_status_t st = forall_space(r, f->env->up, op, &sp);
   if (st) return ix_failed(s, st);
   const air_block_t* body = op->regions[0];
-  if (atomic_load_explicit(&f->env->refs, memory_order_acquire) == 1) {
-    ix_env_reset(r, f->env);
-  } else {
-    ix_env_t* be = ix_env_new(r, body, f->env->up, false);
-    if (!be) return ix_oom(s);
-    ix_env_unref(r, f->env);
-    f->env = be;
-  }
+  if (!ix_env_next(r, &f->env, body)) return ix_oom(s);
   f->iv++;
   f->pc = body->first;
   forall_ivs(r, f->env, op, &sp, f->iv);

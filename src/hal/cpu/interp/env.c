@@ -64,6 +64,18 @@ void ix_env_reset(ix_run_t* r, ix_env_t* e) {
   memset(e->slots, 0, e->bi->n_slots * sizeof(ix_val_t));
 }
 
+bool ix_env_next(ix_run_t* r, ix_env_t** e, const air_block_t* body) {
+  if (atomic_load_explicit(&(*e)->refs, memory_order_acquire) == 1) {
+    ix_env_reset(r, *e);
+    return true;
+  }
+  ix_env_t* be = ix_env_new(r, body, (*e)->up, false);
+  if (!be) return false;
+  ix_env_unref(r, *e);
+  *e = be;
+  return true;
+}
+
 ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
   if (!v || v >= r->tab.n_values) return NULL;
   const ix_vinfo_t* vi = &r->tab.vinfo[v];

@@ -40,6 +40,10 @@ void ix_env_ref(ix_env_t* e);
 void ix_env_unref(ix_run_t* r, ix_env_t* e);
 /* Clears an env only this strand holds, for the next loop iteration. */
 void ix_env_reset(ix_run_t* r, ix_env_t* e);
+/* The env of a loop body's next iteration in *e: cleared in place when only
+ * this strand holds it, else a new one for `body` (the old one unreferenced:
+ * what still holds it keeps its values). False when out of memory (*e kept). */
+bool ix_env_next(ix_run_t* r, ix_env_t** e, const air_block_t* body);
 /* The slot of `v` seen from `e`, or NULL (value not in scope: an internal error). */
 ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v);
 /* Stores into v's slot in `e` (its block's env): tokens are referenced, memrefs

@@ -86,6 +86,16 @@ air_status_t air_interp_prepare(const air_allocator_t* allocator, const air_prog
                                 air_interp_prep_t** out);
 void air_interp_prep_release(air_interp_prep_t* prep);
 
+/* A watchdog: one thread that watches every run given it (desc.watchdog) with
+ * a watchdog time, started by the first such run (watchdog.c). A device keeps
+ * one for all its dispatches. Destroying joins the thread; every run given it
+ * must have ended by then, a kernel the watchdog abandoned included (its run
+ * ends when the kernel returns: drain the pool first). */
+typedef struct air_interp_watchdog_t air_interp_watchdog_t;
+air_status_t air_interp_watchdog_create(const air_allocator_t* allocator,
+                                        air_interp_watchdog_t** out);
+void air_interp_watchdog_destroy(air_interp_watchdog_t* watchdog);
+
 typedef struct air_interp_desc_t {
   const air_program_t* program;  /* verified; must outlive the run */
   const air_op_t* entry;         /* a func.func with a body */
@@ -94,6 +104,9 @@ typedef struct air_interp_desc_t {
   air_pool_t* pool;
   const air_context_t* context;  /* registered kernels */
   int64_t watchdog_ns;           /* 0 = none */
+  /* Watches the run when watchdog_ns > 0 (must outlive the run); NULL: the run
+   * starts a watchdog thread of its own. */
+  air_interp_watchdog_t* watchdog;
   air_trace_t* trace;            /* NULL = none */
   air_allocator_t allocator;
   /* The schedule path: `plan` (prepared), else `schedule` (a plan is made for this

@@ -236,8 +236,7 @@ static air_status_t op_subview(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   return NULL;
 }
 
-/* True when view `m` is row-major contiguous over its dimensions. */
-static bool contiguous(const air_memref_t* m) {
+bool ix_view_contiguous(const air_memref_t* m) {
   int64_t stride = 1;
   for (uint32_t k = m->rank; k-- > 0;) {
     if (m->sizes[k] != 1 && m->strides[k] != stride) return false;
@@ -278,7 +277,7 @@ static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
     return NULL;
   }
-  if (st_t->layout || !contiguous(src))
+  if (st_t->layout || !ix_view_contiguous(src))
     return ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                   "%s of a strided or non-contiguous memref (only contiguous identity-layout "
                   "sources are supported)",

@@ -12,6 +12,9 @@ air_status_t ix_mem_op(ix_strand_t* s, ix_env_t* e, const air_op_t* op);
 /* The shape memref.alloc `op` gives its result in `e` (data NULL) and its bytes. */
 air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out,
                             size_t* out_bytes);
+/* True when view `m` is row-major contiguous over its dimensions (unit
+ * dimensions may have any stride). */
+bool ix_view_contiguous(const air_memref_t* m);
 /* Frees every allocation still recorded, and the record. */
 void ix_allocs_free(ix_run_t* r);
 

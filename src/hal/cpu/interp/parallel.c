@@ -202,14 +202,7 @@ int ix_end_instance(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
   const air_op_t* op = f->owner;
   const air_block_t* body = op->regions[0];
   if (++f->inst < p->n) {
-    if (atomic_load_explicit(&f->env->refs, memory_order_acquire) == 1) {
-      ix_env_reset(r, f->env);
-    } else {
-      ix_env_t* be = ix_env_new(r, body, f->env->up, false);
-      if (!be) return ix_oom(s);
-      ix_env_unref(r, f->env);
-      f->env = be;
-    }
+    if (!ix_env_next(r, &f->env, body)) return ix_oom(s);
     par_ivs(r, p, f->env, body, f->inst);
     f->pc = body->first;
     return IX_CONT;

@@ -16,28 +16,18 @@
 
 #include <stdbool.h>
 
-#include "hal/cpu/interp/rank_xfer.h"
+#include "hal/cpu/interp/rank_sym.h"
 #include "hal/cpu/interp/strand.h"
-#include "runtime/base/strbuf.h"
 
 /* air.rank: one strand per rank, joined to a completion that frees the rank
  * op's symmetric memory (a step handler; called by hier.c). */
 int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 /* air.universe.alloc: the universe is its number of ranks. */
 air_status_t ix_universe(ix_run_t* r, ix_env_t* e, const air_op_t* op);
-/* memref.alloc {air.symmetric}, or memref.dealloc inside a rank: a step handler
- * when the op is a collective (*handled true); otherwise *handled is false and
- * the caller runs the op as usual. */
-int ix_rank_mem(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool* handled);
-/* A dma with src_rank/dst_rank: points the views named by them at the peer
- * ranks' copies of their symmetric memrefs when those are in this process, and
- * fills `rem` for the sides whose peer is not. */
-air_status_t ix_rank_dma_views(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
-                               air_memref_t* dst, air_memref_t* src, ix_rank_remote_t* rem);
-/* The deadlock report's line for a strand parked at a collective. */
-void ix_rank_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
 /* At the end of the run: fills the holder's copies of the ranks that used the
  * bindings themselves, frees every rank state and copy. */
 void ix_ranks_free(ix_run_t* r);
+/* Symmetric allocations, cross-rank dma views and the collective's deadlock
+ * line are rank_sym.h's (included above). */
 
 #endif /* AIR_HAL_CPU_INTERP_RANK_H_ */

@@ -315,11 +315,7 @@ static void on_message(void* user, uint32_t from, const void* msg, size_t n) {
     return;
   }
   ix_wake_t w = {0};
-  ix_lock(r);
-  if (r->live == 0) { /* the run is ending */
-    ix_unlock(r);
-    return;
-  }
+  if (!ix_wire_lock_live(r)) return;
   switch (m.type) {
     case IX_W_PROBE: {
       ix_wmsg_t s = {.type = IX_W_STATE, .id = m.id};

@@ -79,6 +79,17 @@ static inline uint32_t ix_process_of(uint64_t n, uint32_t P, uint32_t k) {
   return p;
 }
 
+/* The listener's way in: takes the run lock for a message just received, and
+ * returns true; when the run is ending (its last strand has left, so nothing
+ * waits for the message and ix_wire_stop is about to join the listener) it
+ * releases the lock again and returns false: the message is dropped. */
+static inline bool ix_wire_lock_live(ix_run_t* r) {
+  ix_lock(r);
+  if (r->live != 0) return true;
+  ix_unlock(r);
+  return false;
+}
+
 /* Starts the courier and the listener (once per run; later calls do nothing).
  * Not under the lock. */
 air_status_t ix_wire_start(ix_run_t* r, ix_wire_fn_t on_chan);

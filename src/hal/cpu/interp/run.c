@@ -4,7 +4,6 @@
 
 #include <stdarg.h>
 #include <stdio.h>
-#include <time.h>
 
 #include "runtime/base/mem.h"
 #include "runtime/base/strbuf.h"
@@ -15,11 +14,6 @@ ix_run_t* ix_run_new(const air_allocator_t* a) {
   r->cache = ix_cache_new(a); /* NULL (out of memory): the run works uncached */
   pthread_mutex_init(&r->lock, NULL);
   pthread_mutex_init(&r->mem_lock, NULL);
-  pthread_condattr_t ca;
-  pthread_condattr_init(&ca);
-  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-  pthread_cond_init(&r->wd_cond, &ca);
-  pthread_condattr_destroy(&ca);
   return r;
 }
 
@@ -27,7 +21,6 @@ void ix_run_destroy(ix_run_t* r, air_allocator_t a) {
   ix_cache_free(r->cache, &a);
   pthread_mutex_destroy(&r->lock);
   pthread_mutex_destroy(&r->mem_lock);
-  pthread_cond_destroy(&r->wd_cond);
   a.free(a.self, r);
 }
 

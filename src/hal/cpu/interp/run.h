@@ -45,7 +45,6 @@ struct ix_run_t {
   /* Kept initialised while a run waits in its prep's free list. */
   pthread_mutex_t lock;
   pthread_mutex_t mem_lock;
-  pthread_cond_t wd_cond;
   struct ix_run_t* next_free;
   /* Blocks the run takes and gives back (cache.h), kept with the run between
    * runs; NULL for a run on the stack. */
@@ -78,12 +77,15 @@ struct ix_run_t {
 
   struct ix_watched_t* watched; /* per pool worker, when there is a watchdog */
   uint32_t n_watched;
-  bool wd_stop;
-  /* The watchdog thread, joined by the strand that ends the run: its last touch
-   * of the run (and of the allocator) then happens before that strand's worker
-   * finishes, so draining the pool orders every free of an abandoned run. */
-  bool wd_running;
-  pthread_t wd_thread;
+  /* The watchdog watching the run (NULL: none), and the run's place in its list
+   * (under the watchdog's lock). The strand that ends the run takes it off the
+   * list, after which the thread never touches it; a watchdog of the run's own
+   * (wd_own) is joined then, so its last touch of the allocator happens before
+   * that strand's worker finishes and draining the pool orders every free of an
+   * abandoned run. */
+  air_interp_watchdog_t* wd;
+  bool wd_own;
+  struct ix_run_t *wd_prev, *wd_next;
 
   struct ix_waves_t* waves; /* the schedule path's state; NULL: the dynamic path */
 

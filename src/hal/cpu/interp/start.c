@@ -84,10 +84,11 @@ static void run_free(ix_run_t* r) {
   air_interp_prep_release(pr);
 }
 
-/* The `ended` hook: the last strand has left. The watchdog thread is joined
- * first, so its last touch of the run (and of the allocator) happens before this
- * strand's worker finishes and draining the pool orders every free of an
- * abandoned run; `done` comes last (unless it was called early). */
+/* The `ended` hook: the last strand has left. The run leaves its watchdog
+ * first (a watchdog of its own is joined), so the watchdog's last touch of the
+ * run (and of the allocator) happens before this strand's worker finishes and
+ * draining the pool orders every free of an abandoned run; `done` comes last
+ * (unless it was called early). */
 static void run_end(ix_run_t* r) {
   /* The peers' messages stop first (the listener and courier are joined; a run
    * that failed here has told its peers). */
@@ -177,7 +178,7 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   else
     st = bind_args(r, d, env);
   if (root) ix_tok_unref(r, root);
-  if (!st) st = ix_watchdog_start(r);
+  if (!st) st = ix_watchdog_start(r, d->watchdog);
   if (st) {
     if (s && s->n) env = NULL; /* the frame owns it */
     if (s) ix_strand_free(s);
@@ -266,7 +267,9 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.globals = (air_ptrmap_t){0};
   r.watched = NULL;
   r.n_watched = 0;
-  r.wd_stop = r.wd_running = false;
+  r.wd = NULL;
+  r.wd_own = false;
+  r.wd_prev = r.wd_next = NULL;
   r.waves = NULL;
   r.code = d->interpret ? NULL : d->code;
   r.reference = d->interpret;

@@ -78,6 +78,12 @@ typedef struct ix_strand_t {
   ix_tok_t** extra;
   uint32_t n_extra, cap_extra;
   uint32_t worker;
+  /* The watchdog record its current long op posted (watchdog.c): the state
+   * word with its sequence number, the start and the op, so the op's exit
+   * clears that record only while it is still this op's. */
+  uint64_t wd_ticket;
+  int64_t wd_t0;
+  const air_op_t* wd_op;
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
   bool pe_counted;         /* counted in pe->strands (traced runs): pe is alive until it leaves */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/memref.h"
 #include "runtime/base/mem.h"
 #include "runtime/ir/dense.h"
 
@@ -134,15 +135,6 @@ void ix_globals_free(ix_run_t* r) {
 /* Views                                                                     */
 /*---------------------------------------------------------------------------*/
 
-static bool contiguous(const air_memref_t* m) {
-  int64_t stride = 1;
-  for (uint32_t k = m->rank; k-- > 0;) {
-    if (m->sizes[k] != 1 && m->strides[k] != stride) return false;
-    stride *= m->sizes[k];
-  }
-  return true;
-}
-
 /* memref.reshape: the source's elements in row-major order, with the shape the
  * shape operand holds. */
 static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
@@ -150,7 +142,7 @@ static air_status_t op_reshape(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_status_t st = ix_get_view(r, e, op, op->operands[0], &src);
   if (!st) st = ix_get_view(r, e, op, op->operands[1], &shape);
   if (st) return st;
-  if (!contiguous(src))
+  if (!ix_view_contiguous(src))
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
                   "memref.reshape needs a contiguous source");
   if (shape->rank != 1 || shape->sizes[0] > AIR_MAX_RANK ||

@@ -119,6 +119,24 @@ bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, cons
   return true;
 }
 
+void ix_spawn_new(ix_run_t* r, ix_strand_t* s, ix_tok_t* parent, ix_tok_t* t, uint8_t why,
+                  const air_op_t* op, air_vid_t v) {
+  ix_wake_t w = {0};
+  bool parked = false;
+  ix_lock(r);
+  if (parent) parent->pending++;
+  if (s->join) s->join->pending++;
+  r->live++;
+  r->active++;
+  if (t && !ix_tok_fired(t) && !ix_failing(r)) {
+    s->w.park = (ix_park_t){.why = why, .op = op, .vid = v, .tok = t};
+    parked = ix_park_locked(r, &s->w, &t->waiters, &w);
+  }
+  ix_unlock(r);
+  if (!parked) air_pool_submit(r->pool, &s->w.task);
+  ix_wake_flush(r, &w);
+}
+
 /* When every strand but abandoned ones has left, the outcome is known. */
 bool ix_take_early_done(ix_run_t* r, air_status_t* st) {
   if (r->done_called || !r->abandoned || r->live != r->abandoned) return false;

@@ -281,7 +281,7 @@ static void test_nested_completion(void** state) {
       args[1].kind = AIR_ARG_INT;
       args[1].elem = AIR_ELEM_INDEX;
       args[1].i = 50;
-      test_check(run_on(x, pool_of(x, k, &one), p, "nested", args, 2));
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "nested", args, 2));
       for (int i = 0; i < 8; ++i) assert_int_equal(out[i], 50);
     }
   if (one) air_pool_destroy(one);

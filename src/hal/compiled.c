@@ -85,3 +85,17 @@ bool air_cg_unit_air_ops(const air_op_t* op) {
       if (air_cg_unit_air_ops(o)) return true;
   return false;
 }
+
+static void list_ops(const air_op_t* op, const air_op_t** out, uint32_t* n) {
+  if (out) out[*n] = op;
+  ++*n;
+  for (uint32_t r = 0; r < op->n_regions; ++r)
+    for (const air_op_t* o = op->regions[r] ? op->regions[r]->first : NULL; o; o = o->next)
+      list_ops(o, out, n);
+}
+
+uint32_t air_cg_unit_ops(const air_op_t* op, const air_op_t** out) {
+  uint32_t n = 0;
+  list_ops(op, out, &n);
+  return n;
+}

@@ -117,7 +117,15 @@ typedef struct air_cg_unit_t {
   const air_vid_t* in;   /* n_in inputs, as air_cg_unit_inputs lists them */
   uint32_t index;        /* op's preorder index in the module (its symbol's number) */
   bool air_ops;          /* holds DMAs, allocs or air.executes (air_cg_unit_air_ops) */
+  /* Every op under the unit in preorder (air_cg_unit_ops), so the executor finds
+   * the op a hook or an error names in one step; NULL: use air_cg_op_at. */
+  const air_op_t* const* ops;
+  uint32_t n_ops;
 } air_cg_unit_t;
+
+/* The ops under unit `op` in preorder, `op` first (what air_cg_op_at numbers):
+ * their count, and the ops written to `out` unless it is NULL. */
+uint32_t air_cg_unit_ops(const air_op_t* op, const air_op_t** out);
 
 /* Results a unit writes to frame->out: the op's, none for a herd body unit. */
 static inline uint32_t air_cg_unit_n_out(const air_op_t* op) {

@@ -23,6 +23,7 @@ struct air_cpu_code_t {
   air_cg_unit_t* units;
   uint32_t n_units;
   air_vid_t* ins;
+  const air_op_t** ops;
 };
 
 static const air_cg_unit_t* find_hook(const void* self, const air_op_t* op);
@@ -146,6 +147,15 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
     c->units[i].in = c->ins + at;
     at += c->units[i].n_in;
   }
+  uint32_t total_ops = 0;
+  for (uint32_t i = 0; !st && i < n; ++i) total_ops += air_cg_unit_ops(c->units[i].op, NULL);
+  if (!st && !(c->ops = air_mem_calloc(allocator, total_ops ? total_ops : 1, sizeof(air_op_t*))))
+    st = AIR_STATUS_OOM(allocator, "compiled unit ops");
+  for (uint32_t i = 0, at = 0; !st && i < n; ++i) {
+    c->units[i].ops = c->ops + at;
+    c->units[i].n_ops = air_cg_unit_ops(c->units[i].op, c->ops + at);
+    at += c->units[i].n_ops;
+  }
   if (st) {
     air_cpu_code_free(c);
     return st;
@@ -193,5 +203,6 @@ void air_cpu_code_free(air_cpu_code_t* c) {
   air_allocator_t a = c->alloc;
   air_mem_free(&a, c->units);
   air_mem_free(&a, c->ins);
+  air_mem_free(&a, (void*)c->ops);
   air_mem_free(&a, c);
 }

@@ -34,7 +34,7 @@
 typedef struct unit_ctx_t {
   ix_strand_t* s;
   ix_env_t* e;
-  const air_op_t* unit;
+  const air_cg_unit_t* u;
   air_status_t err;
 } unit_ctx_t;
 
@@ -46,10 +46,11 @@ static void unpack_lists(const int64_t* p, ix_lists_t* l) {
   l->stride = l->size + l->n;
 }
 
-/* The op numbered `at` under the unit: only looked up off the common path. */
+/* The op numbered `at` under the unit. */
 static const air_op_t* op_at(const unit_ctx_t* c, uint32_t at) {
-  const air_op_t* op = air_cg_op_at(c->unit, at);
-  return op ? op : c->unit;
+  if (at < c->u->n_ops) return c->u->ops[at];
+  const air_op_t* op = air_cg_op_at(c->u->op, at);
+  return op ? op : c->u->op;
 }
 
 static int32_t hook_dma(air_cg_frame_t* fr, uint32_t at, const air_memref_t* dv,
@@ -158,7 +159,7 @@ static int unit_call(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_
   int32_t rc = AIR_CG_FALLBACK;
   if (!st) {
     int64_t t0 = r->trace ? air_time_now_ns() : 0;
-    unit_ctx_t ctx = {s, e, op, NULL};
+    unit_ctx_t ctx = {s, e, u, NULL};
     air_cg_frame_t frame = {.in = in, .out = out, .rt = &k_rt, .ctx = &ctx};
     ix_watchdog_enter(s, op, false);
     rc = u->fn(&frame);

@@ -1,12 +1,14 @@
-/* air_run.h - what air-run's two files share: the parsed command line, the state of
- * one run, and the per-argument work of air_run_args.c (checking what the options
- * say against the entry's signature, filling each argument, writing outputs).
+/* air_run.h - what air-run's files share: the parsed command line (air_run_cli.c),
+ * the state of one run (air_run.c), the per-argument work of air_run_args.c
+ * (checking what the options say against the entry's signature, filling each
+ * argument, writing outputs) and the GPU artifact of air_run_gpu.c.
  */
 #ifndef AIR_TOOLS_AIR_RUN_H_
 #define AIR_TOOLS_AIR_RUN_H_
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "air/air.h"
 #include "npy.h"
@@ -66,6 +68,14 @@ typedef struct run_state_t {
    * block of the ranks. NULL: every rank runs here. */
   air_rank_transport_t* transport;
 } run_state_t;
+
+/* The usage line (stdout for --help, stderr after bad usage). */
+void run_print_usage(FILE* out);
+
+/* Parses argv into *o (zeroed first), checking every value; --help and
+ * --version print and return 0. Returns -1 when parsed and the run should go
+ * on, otherwise the exit code to return at once (2: bad usage, said on stderr). */
+int run_parse_command_line(int argc, char** argv, run_options_t* o);
 
 /* "memref<512x512xbf16>", "i32": a parameter as AIR spells its type. */
 const char* run_arg_type_string(const air_arg_t* a, char* buf, size_t len);

@@ -1,4 +1,4 @@
-/* air_run.h - what air-run's files share: the parsed command line (air_run_cli.c),
+/* air_run.h - what air-run's files share: the parsed command line (air_run_cli.h),
  * the state of one run (air_run.c), the per-argument work of air_run_args.c
  * (checking what the options say against the entry's signature, filling each
  * argument, writing outputs) and the GPU artifact of air_run_gpu.c.
@@ -8,43 +8,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "air/air.h"
+#include "air_run_cli.h"
 #include "npy.h"
-
-#define MAX_ARGS 256
-
-/* One `--input I=...` or `--output I=PATH`. */
-typedef struct arg_spec_t {
-  uint32_t index;
-  int is_result; /* spelled rN */
-  const char* value;
-  const char* option; /* the option as written, for messages */
-} arg_spec_t;
-
-typedef struct run_options_t {
-  const char* file;
-  const char* entry;
-  const char* device;
-  arg_spec_t inputs[MAX_ARGS];
-  uint32_t n_inputs;
-  arg_spec_t outputs[MAX_ARGS];
-  uint32_t n_outputs;
-  int random;
-  uint64_t seed;
-  double timeout_s; /* 0 = none */
-  const char* trace;
-  const char* kernels[MAX_ARGS]; /* --kernels LIB.so, loaded in order */
-  uint32_t n_kernels;
-  int verbose;
-  int quiet;
-  int no_schedule;
-  int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
-  const char* xclbin;     /* NPU: --xclbin FILE */
-  const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
-  const char* insts;      /* NPU: --insts FILE */
-} run_options_t;
 
 /* Everything a run holds, released in one place. */
 typedef struct run_state_t {
@@ -68,14 +35,6 @@ typedef struct run_state_t {
    * block of the ranks. NULL: every rank runs here. */
   air_rank_transport_t* transport;
 } run_state_t;
-
-/* The usage line (stdout for --help, stderr after bad usage). */
-void run_print_usage(FILE* out);
-
-/* Parses argv into *o (zeroed first), checking every value; --help and
- * --version print and return 0. Returns -1 when parsed and the run should go
- * on, otherwise the exit code to return at once (2: bad usage, said on stderr). */
-int run_parse_command_line(int argc, char** argv, run_options_t* o);
 
 /* "memref<512x512xbf16>", "i32": a parameter as AIR spells its type. */
 const char* run_arg_type_string(const air_arg_t* a, char* buf, size_t len);

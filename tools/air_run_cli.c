@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "air/air.h"
-#include "air_run.h"
+#include "air_run_cli.h"
 #include "tool_util.h"
 
 void run_print_usage(FILE* out) {

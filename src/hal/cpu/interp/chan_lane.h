@@ -26,6 +26,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hal/cpu/interp/pattern.h"
@@ -56,26 +57,34 @@ typedef struct ix_xfer_t {
 } ix_xfer_t;
 
 /* A get's offer to take its transfer straight into its destination (channel.c):
- * none, open (the get spins, its pattern on its stack), taken (a put copied it). */
-enum { IX_OFFER_NONE = 0, IX_OFFER_OPEN, IX_OFFER_TAKEN };
+ * the flag the get spins on, on a cache line of the get's own stack, so a
+ * waiting get does not read the lane's line while the put works on it; the put
+ * sets it, under the lane lock, when it has copied. */
+typedef struct ix_offer_t {
+  _Alignas(64) _Atomic uint8_t taken;
+} ix_offer_t;
 
 /* One put index of a channel in one space, in one block of its own aligned to
  * a cache line: line 0 holds all a transfer changes (under `lock`), so a put
  * and a get on the lane move that line and the data, and little else; line 1
  * what is set when the lane is made, and the wait lists (the run lock's); then
  * the ring's entries, the entries' inline bytes, and per-receiver arrays when
- * the channel broadcasts. */
+ * the channel broadcasts.
+ *
+ * The offer (offer_flag not NULL) is a get's whose transfer is the lane's next
+ * one: while it is open, the get's ticket is `head` (only reading that
+ * transfer moves the head), so it needs no ticket of its own. */
 typedef struct ix_lane_t {
   _Alignas(64) _Atomic uint32_t lock;
   _Atomic uint32_t parked_puts, parked_gets; /* waiters on the lists below */
-  _Atomic uint8_t offer;   /* IX_OFFER_*: a waiting get's offer */
-  uint8_t offer_elem;      /* ... its element type, */
+  uint32_t offer_count;    /* the offer's element count, */
   uint64_t head;           /* oldest transfer not yet read by every receiver */
   uint64_t put_issued;     /* tickets handed to puts */
   uint64_t get0;           /* receiver 0's tickets, when there is one receiver */
-  uint64_t offer_ticket;   /* ... its ticket, */
-  int64_t offer_count;     /* ... its element count */
-  const struct ix_pat_t* offer_dst; /* ... and its destination */
+  void* offer_to;          /* ... its destination: bytes (offer_flat) or an ix_pat_t, */
+  ix_offer_t* offer_flag;  /* ... the flag its get spins on (NULL: no offer), */
+  uint8_t offer_elem;      /* ... its element type, */
+  bool offer_flat;         /* ... and whether offer_to is a contiguous run */
   _Alignas(64) ix_xfer_t* ring; /* depth entries; transfer k lives in entry k % depth */
   uint64_t* get_issued;    /* per receiver: tickets handed to gets */
   ix_wlist_t* getters;     /* per receiver */
@@ -84,6 +93,7 @@ typedef struct ix_lane_t {
   void* mem;               /* the block (cache.h) */
   size_t mem_size;
 } ix_lane_t;
+_Static_assert(offsetof(ix_lane_t, ring) == 64, "a transfer's fields fill the lane's line 0");
 
 struct ix_rank_t;
 
@@ -187,9 +197,9 @@ int ix_lane_park(ix_strand_t* s, uint8_t why, const air_op_t* op, const ix_chan_
 /* Whether spinning may pay: only while the partner may run on another worker. */
 static inline bool ix_lane_may_spin(ix_run_t* r) { return air_pool_threads(r->pool) >= 2; }
 /* Not under the lane lock: watches for a few microseconds until the get's
- * transfer t is in entry x (or, `offered`, a put took the get's offer) or the
+ * transfer t is in entry x (or a put took its offer `o`, when not NULL) or the
  * put's slot is free; true when it is. */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
-                  uint64_t depth, bool offered);
+                  uint64_t depth, const ix_offer_t* o);
 
 #endif /* AIR_HAL_CPU_INTERP_CHAN_LANE_H_ */

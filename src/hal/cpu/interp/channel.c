@@ -285,28 +285,30 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_xfer_t* x = &q->ring[t % depth];
   if (ix_lane_blocked(q, put, t, depth)) {
     /* A get whose transfer is the lane's next one offers its destination while
-     * it spins: the put then copies once, into it, instead of into the ring
-     * and out again, and the two move only the lane's line and the data. */
+     * it spins (on a flag of its own): the put then copies once, into it,
+     * instead of into the ring and out again, and the two move the lane's line,
+     * the flag's and the data. */
+    ix_offer_t o;
     bool offer = direct && !put && t == q->head && ix_lane_may_spin(r);
     if (offer) {
-      q->offer_ticket = t;
-      q->offer_count = count;
+      atomic_init(&o.taken, 0);
+      q->offer_flat = pat.n == 1 && pat.stride[0] == 1;
+      q->offer_to = q->offer_flat ? (void*)(pat.base + pat.start * (int64_t)pat.esize) : &pat;
+      q->offer_count = (uint32_t)count;
       q->offer_elem = (uint8_t)v->elem;
-      q->offer_dst = &pat;
-      atomic_store_explicit(&q->offer, IX_OFFER_OPEN, memory_order_relaxed);
+      q->offer_flag = &o;
     }
     ix_lane_unlock(q);
-    if (offer && ix_lane_spin(r, put, q, x, t, depth, true) &&
-        atomic_load_explicit(&q->offer, memory_order_acquire) == IX_OFFER_TAKEN)
+    if (ix_lane_spin(r, put, q, x, t, depth, offer ? &o : NULL) && offer &&
+        atomic_load_explicit(&o.taken, memory_order_acquire))
       return chan_done(s, f, c, idx, op);
-    if (!offer) ix_lane_spin(r, put, q, x, t, depth, false);
     ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
     if (offer) {
-      if (atomic_load_explicit(&q->offer, memory_order_relaxed) == IX_OFFER_TAKEN) {
+      if (atomic_load_explicit(&o.taken, memory_order_relaxed)) {
         ix_lane_unlock(q);
         return chan_done(s, f, c, idx, op);
       }
-      atomic_store_explicit(&q->offer, IX_OFFER_NONE, memory_order_relaxed); /* withdrawn */
+      q->offer_flag = NULL; /* withdrawn: `o` and `pat` die with this call */
     }
     while (ix_lane_blocked(q, put, t, depth)) {
       int rc = ix_lane_park(s, put ? IX_WHY_PUT : IX_WHY_GET, op, c, q, idx, rv, t);
@@ -316,14 +318,22 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   }
   int64_t t0;
   bool wake;
-  if (put && direct && atomic_load_explicit(&q->offer, memory_order_relaxed) == IX_OFFER_OPEN &&
-      q->offer_ticket == t && q->offer_count == count && q->offer_elem == v->elem) {
-    /* The get of transfer t waits with its destination: t is the lane's head
-     * (it offered so, and only reading t moves the head), so transfer t skips
-     * the ring; the get finds its offer taken and is done. */
-    if (count) ix_pat_copy(q->offer_dst, &pat);
+  if (put && direct && q->offer_flag && t == q->head && q->offer_count == count &&
+      q->offer_elem == v->elem) {
+    /* The get of transfer t waits with its destination (an open offer's
+     * ticket is the head): transfer t skips the ring. */
+    if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
+      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
+    } else if (count && q->offer_flat) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, q->offer_to, pat.esize, count);
+      ix_pat_copy(&lin, &pat);
+    } else if (count) {
+      ix_pat_copy((const ix_pat_t*)q->offer_to, &pat);
+    }
     __atomic_store_n(&q->head, t + 1, __ATOMIC_RELEASE);
-    atomic_store_explicit(&q->offer, IX_OFFER_TAKEN, memory_order_release);
+    atomic_store_explicit(&q->offer_flag->taken, 1, memory_order_release);
+    q->offer_flag = NULL;
     wake = atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
     ix_lane_unlock(q);
     if (wake) ix_lane_wake(r, c, q, false, t);

@@ -285,12 +285,12 @@ enum { SPIN_NS = 10000 };
  * waits in the pool's queue (the partner may be that work, and this worker
  * should run it instead). */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
-                  uint64_t depth, const ix_offer_t* o) {
+                  uint64_t depth, bool offered) {
   if (!ix_lane_may_spin(r)) return false;
   int64_t deadline = 0;
   for (uint32_t i = 0;; ++i) {
     if (put ? t < __atomic_load_n(&q->head, __ATOMIC_ACQUIRE) + depth
-            : (o && atomic_load_explicit(&o->taken, memory_order_acquire)) ||
+            : (offered && atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1) ||
                   (__atomic_load_n(&x->state, __ATOMIC_ACQUIRE) == IX_X_FULL &&
                    __atomic_load_n(&x->seq, __ATOMIC_RELAXED) == t))
       return true;

@@ -56,24 +56,18 @@ typedef struct ix_xfer_t {
   bool own;
 } ix_xfer_t;
 
-/* A get's offer to take its transfer straight into its destination (channel.c):
- * the flag the get spins on, on a cache line of the get's own stack, so a
- * waiting get does not read the lane's line while the put works on it; the put
- * sets it, under the lane lock, when it has copied. */
-typedef struct ix_offer_t {
-  _Alignas(64) _Atomic uint8_t taken;
-} ix_offer_t;
-
 /* One put index of a channel in one space, in one block of its own aligned to
  * a cache line: line 0 holds all a transfer changes (under `lock`), so a put
  * and a get on the lane move that line and the data, and little else; line 1
- * what is set when the lane is made, and the wait lists (the run lock's); then
- * the ring's entries, the entries' inline bytes, and per-receiver arrays when
- * the channel broadcasts.
+ * what is set when the lane is made, and the wait lists (the run lock's); line
+ * 2 the flag a get with an open offer spins on; then the ring's entries, the
+ * entries' inline bytes, and per-receiver arrays when the channel broadcasts.
  *
- * The offer (offer_flag not NULL) is a get's whose transfer is the lane's next
- * one: while it is open, the get's ticket is `head` (only reading that
- * transfer moves the head), so it needs no ticket of its own. */
+ * The offer (channel.c) is a get's whose transfer is the lane's next one, to
+ * take it straight into its destination: while it is open, the get's ticket is
+ * `head` (only reading that transfer moves the head), so it needs no ticket of
+ * its own. The get spins on `taken` (line 2), not on line 0, which the put
+ * works on meanwhile, nor on its own stack, which it writes again at once. */
 typedef struct ix_lane_t {
   _Alignas(64) _Atomic uint32_t lock;
   _Atomic uint32_t parked_puts, parked_gets; /* waiters on the lists below */
@@ -82,9 +76,9 @@ typedef struct ix_lane_t {
   uint64_t put_issued;     /* tickets handed to puts */
   uint64_t get0;           /* receiver 0's tickets, when there is one receiver */
   void* offer_to;          /* ... its destination: bytes (offer_flat) or an ix_pat_t, */
-  ix_offer_t* offer_flag;  /* ... the flag its get spins on (NULL: no offer), */
   uint8_t offer_elem;      /* ... its element type, */
-  bool offer_flat;         /* ... and whether offer_to is a contiguous run */
+  bool offer_flat;         /* ... whether offer_to is a contiguous run, */
+  bool offer_open;         /* ... and whether there is one */
   _Alignas(64) ix_xfer_t* ring; /* depth entries; transfer k lives in entry k % depth */
   uint64_t* get_issued;    /* per receiver: tickets handed to gets */
   ix_wlist_t* getters;     /* per receiver */
@@ -92,6 +86,9 @@ typedef struct ix_lane_t {
   ix_wlist_t getter0;
   void* mem;               /* the block (cache.h) */
   size_t mem_size;
+  /* 1 + the last transfer a put copied straight into its waiting get (set
+   * under the lock). */
+  _Alignas(64) _Atomic uint64_t taken;
 } ix_lane_t;
 _Static_assert(offsetof(ix_lane_t, ring) == 64, "a transfer's fields fill the lane's line 0");
 
@@ -197,9 +194,9 @@ int ix_lane_park(ix_strand_t* s, uint8_t why, const air_op_t* op, const ix_chan_
 /* Whether spinning may pay: only while the partner may run on another worker. */
 static inline bool ix_lane_may_spin(ix_run_t* r) { return air_pool_threads(r->pool) >= 2; }
 /* Not under the lane lock: watches for a few microseconds until the get's
- * transfer t is in entry x (or a put took its offer `o`, when not NULL) or the
- * put's slot is free; true when it is. */
+ * transfer t is in entry x (or, `offered`, a put took it straight) or the put's
+ * slot is free; true when it is. */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
-                  uint64_t depth, const ix_offer_t* o);
+                  uint64_t depth, bool offered);
 
 #endif /* AIR_HAL_CPU_INTERP_CHAN_LANE_H_ */

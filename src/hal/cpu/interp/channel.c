@@ -285,30 +285,28 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_xfer_t* x = &q->ring[t % depth];
   if (ix_lane_blocked(q, put, t, depth)) {
     /* A get whose transfer is the lane's next one offers its destination while
-     * it spins (on a flag of its own): the put then copies once, into it,
-     * instead of into the ring and out again, and the two move the lane's line,
-     * the flag's and the data. */
-    ix_offer_t o;
+     * it spins (on the lane's `taken`): the put then copies once, into it,
+     * instead of into the ring and out again, and the two move the lane's
+     * line 0, its `taken` and the data. */
     bool offer = direct && !put && t == q->head && ix_lane_may_spin(r);
     if (offer) {
-      atomic_init(&o.taken, 0);
       q->offer_flat = pat.n == 1 && pat.stride[0] == 1;
       q->offer_to = q->offer_flat ? (void*)(pat.base + pat.start * (int64_t)pat.esize) : &pat;
       q->offer_count = (uint32_t)count;
       q->offer_elem = (uint8_t)v->elem;
-      q->offer_flag = &o;
+      q->offer_open = true;
     }
     ix_lane_unlock(q);
-    if (ix_lane_spin(r, put, q, x, t, depth, offer ? &o : NULL) && offer &&
-        atomic_load_explicit(&o.taken, memory_order_acquire))
+    if (ix_lane_spin(r, put, q, x, t, depth, offer) && offer &&
+        atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1)
       return chan_done(s, f, c, idx, op);
     ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
     if (offer) {
-      if (atomic_load_explicit(&o.taken, memory_order_relaxed)) {
+      if (atomic_load_explicit(&q->taken, memory_order_relaxed) == t + 1) {
         ix_lane_unlock(q);
         return chan_done(s, f, c, idx, op);
       }
-      q->offer_flag = NULL; /* withdrawn: `o` and `pat` die with this call */
+      q->offer_open = false; /* withdrawn: `pat` dies with this call */
     }
     while (ix_lane_blocked(q, put, t, depth)) {
       int rc = ix_lane_park(s, put ? IX_WHY_PUT : IX_WHY_GET, op, c, q, idx, rv, t);
@@ -318,7 +316,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   }
   int64_t t0;
   bool wake;
-  if (put && direct && q->offer_flag && t == q->head && q->offer_count == count &&
+  if (put && direct && q->offer_open && t == q->head && q->offer_count == count &&
       q->offer_elem == v->elem) {
     /* The get of transfer t waits with its destination (an open offer's
      * ticket is the head): transfer t skips the ring. */
@@ -332,8 +330,8 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       ix_pat_copy((const ix_pat_t*)q->offer_to, &pat);
     }
     __atomic_store_n(&q->head, t + 1, __ATOMIC_RELEASE);
-    atomic_store_explicit(&q->offer_flag->taken, 1, memory_order_release);
-    q->offer_flag = NULL;
+    q->offer_open = false;
+    atomic_store_explicit(&q->taken, t + 1, memory_order_release);
     wake = atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
     ix_lane_unlock(q);
     if (wake) ix_lane_wake(r, c, q, false, t);

@@ -12,6 +12,7 @@
 
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/unit.h"
 #include "hal/futex.h"
 
 static int tok_ptr_cmp(const void* a, const void* b) {
@@ -70,6 +71,19 @@ static int acquire_affinity(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   return IX_CONT;
 }
 
+static void pe_name(ix_pe_t* pe, const air_op_t* op, const int64_t* id, uint32_t n) {
+  int w = snprintf(pe->track, sizeof pe->track, "herd @%s [", op->sym ? op->sym : "?");
+  for (uint32_t k = 0; k < n && w > 0 && (size_t)w < sizeof pe->track; ++k)
+    w += snprintf(pe->track + w, sizeof pe->track - (size_t)w, "%s%lld", k ? ", " : "",
+                  (long long)id[k]);
+  if (w > 0 && (size_t)w < sizeof pe->track)
+    snprintf(pe->track + w, sizeof pe->track - (size_t)w, "]");
+}
+
+void ix_pe_name(ix_pe_t* pe) {
+  if (!pe->track[0] && pe->herd) pe_name(pe, pe->herd, pe->tile, pe->rank);
+}
+
 /* Runs in the op's own strand: every instance becomes a strand joined to the
  * op's token, all started together (segment and herd instances are co-resident;
  * launch instances may as well run in parallel). */
@@ -103,6 +117,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint32_t na = op->n_operands - n;
   bool herd = op->kind == AIR_OP_HERD;
   const char* link = herd ? ix_attr_str(r, op, "link_with") : NULL;
+  /* A herd body compiled whole runs as one call per PE (unit.c). */
+  uint8_t body_flags = herd && ix_unit_of(r, op) ? IX_FL_UNIT : 0;
   for (uint64_t i = 0; i < total; ++i) {
     int64_t id[AIR_MAX_RANK];
     uint64_t x = i;
@@ -130,12 +146,14 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
         pe->tile[k] = id[k];
         pe->sizes[k] = sizes[k];
       }
-      int w = snprintf(pe->track, sizeof pe->track, "herd @%s [", op->sym ? op->sym : "?");
-      for (uint32_t k = 0; k < n && w > 0 && (size_t)w < sizeof pe->track; ++k)
-        w += snprintf(pe->track + w, sizeof pe->track - (size_t)w, "%s%lld", k ? ", " : "",
-                      (long long)id[k]);
-      if (w > 0 && (size_t)w < sizeof pe->track)
-        snprintf(pe->track + w, sizeof pe->track - (size_t)w, "]");
+      /* The track name is read by traces and by reports of parked strands. A PE
+       * whose body is a compiled unit never parks, and such a unit holding AIR
+       * ops never runs traced, so its name is formatted only if the unit falls
+       * back to the interpreter (ix_pe_name). */
+      if (body_flags && !r->trace && n <= 4)
+        pe->track[0] = '\0';
+      else
+        pe_name(pe, op, id, n);
       /* Traced: the PE's life is one span on its track, from its herd instance's
        * start until the last strand working for it leaves (strand.c), so every
        * PE has a track and its ops' spans nest inside. */
@@ -146,7 +164,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)
                            : NULL;
-    ix_frame_t cf = {.kind = IX_F_BODY, .owner = op, .pc = body->first, .env = ie};
+    ix_frame_t cf = {.kind = IX_F_BODY, .flags = body_flags, .owner = op, .pc = body->first,
+                     .env = ie};
     if (!c || !ix_push(c, &cf)) {
       if (c) ix_strand_free(c);
       ix_env_unref(r, ie);

@@ -36,6 +36,13 @@ target_link_libraries(test_constructs_run PRIVATE m)
 # copied under the run lock next to larger ones, broadcast, chains of async ops.
 air_add_test(test_interp_handoff ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_handoff.c)
 set_tests_properties(test_interp_handoff PROPERTIES LABELS "concurrency")
+# Async ops run in their issuer's strand (issue 14, chain.h): a get issued before
+# the put that feeds it (released at the stall), a producer feeding PEs whose
+# gets and executes run in place or park there, the deadlock report. Also on the
+# interpreted and compiled paths.
+air_add_test(test_interp_chain ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_chain.c)
+set_tests_properties(test_interp_chain PROPERTIES LABELS "concurrency")
+air_add_path_tests(test_interp_chain)
 # Channel lanes with a lock of their own (issue 14, chan_lane.h): a ping-pong
 # whose waits end in the spin or parked, many putters on one lane, a full lane
 # named in the deadlock report.

@@ -15,6 +15,7 @@
 #include "hal/cpu/interp/loop.h"
 
 #include "hal/cpu/interp/call.h"
+#include "hal/cpu/interp/chain.h"
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/control.h"
 #include "hal/cpu/interp/dma.h"
@@ -104,6 +105,28 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air
   return IX_CONT;
 }
 
+/* The air.execute results read anywhere in `b` (an air.execute region that
+ * parks only on those, binfo calm) are available: a chain op waits for them
+ * before its region starts, where a stall can release it (chain.h). */
+static int region_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_block_t* b) {
+  for (const air_op_t* o = b ? b->first : NULL; o; o = o->next) {
+    for (uint32_t i = 0; i < o->n_operands; ++i) {
+      int rc = guard(s, e, op, o->operands[i]);
+      if (rc != IX_CONT) return rc;
+    }
+    for (uint32_t l = 0; l < o->n_lists; ++l)
+      for (uint32_t i = 0; i < o->lists[l].n; ++i) {
+        int rc = guard(s, e, op, o->lists[l].items[i].value);
+        if (rc != IX_CONT) return rc;
+      }
+    for (uint32_t i = 0; i < o->n_regions; ++i) {
+      int rc = region_guards(s, e, op, o->regions[i]);
+      if (rc != IX_CONT) return rc;
+    }
+  }
+  return IX_CONT;
+}
+
 /*---------------------------------------------------------------------------*/
 /* Async dispatch                                                            */
 /*---------------------------------------------------------------------------*/
@@ -156,6 +179,25 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
       }
     }
   return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || chan_now;
+}
+
+/* Whether async `op` can run in its issuer's strand at all (chain.h): the run
+ * chains, and the op is a wait_all, a DMA, a channel op whose ticket was taken
+ * at issue, or an air.execute whose region cannot park. */
+static bool chainable(ix_strand_t* s, const air_op_t* op, bool have_ticket) {
+  ix_run_t* r = s->run;
+  if (!ix_chain_on(r) || ix_failing(r)) return false;
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_WAIT_ALL: case AIR_OPC_DMA: return true;
+    case AIR_OPC_CHANNEL_IO: return have_ticket;
+    case AIR_OPC_EXECUTE: {
+      const ix_binfo_t* bi = op->n_regions && op->regions[0]
+                                 ? air_ptrmap_get(&r->tab.blocks, op->regions[0])
+                                 : NULL;
+      return bi && bi->calm;
+    }
+    default: return false;
+  }
 }
 
 /* Runs ready async `op` in this strand: its token (held until the op's frame
@@ -213,7 +255,14 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
   bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
   if (io && ix_chan_issue(s, env, op, &cf.ticket, &chan_now)) cf.tk_op = op;
-  if (!sync && ready_now(s, env, op, cf.tk_op == op, chan_now)) return run_here(s, f, op, &cf);
+  if (!sync) {
+    /* In its issuer's strand (chain.h): in order, parking there if it must wait,
+     * unless one of this frame's chain ops was released; then only when ready. */
+    bool chain = chainable(s, op, cf.tk_op == op);
+    if (chain && !(f->flags & IX_FL_SPREAD)) return ix_chain_push(s, f, op, &cf);
+    if (ready_now(s, env, op, cf.tk_op == op, chan_now))
+      return chain ? ix_chain_push(s, f, op, &cf) : run_here(s, f, op, &cf);
+  }
   ix_tok_t* parent = sync ? NULL : s->scope; /* its count taken in ix_spawn_new's lock */
   ix_tok_t* t = ix_tok_new_unlocked(r, op, parent, 0);
   ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
@@ -356,6 +405,8 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     default: break;
   }
   int rc = wait_ready(s, f->env, op, u);
+  if (rc == IX_CONT && (f->flags & IX_FL_CHAIN) && op->kind == AIR_OP_EXECUTE && op->n_regions)
+    rc = region_guards(s, f->env, op, op->regions[0]);
   if (rc != IX_CONT) return rc;
   if (u && (rc = ix_unit_run(s, f, op, u)) != IX_UNIT_FALLBACK) return rc;
   air_status_t st;
@@ -434,6 +485,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
 }
 
 static int step(ix_strand_t* s) {
+  if (s->release) return ix_chain_release(s); /* a stall woke it (chain.h) */
   ix_frame_t* f = ix_top(s);
   if (f->kind == IX_F_WAIT) return step_wait(s, f);
   if (f->kind == IX_F_REDUCE) return ix_step_reduce(s, f);

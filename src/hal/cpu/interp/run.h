@@ -64,6 +64,9 @@ struct ix_run_t {
   air_interp_prep_t* prep; /* a reference; NULL: the tables below are the run's own */
   uint32_t live, active, abandoned;  /* strands (under the lock) */
   struct ix_waiter_t* parked;        /* every parked strand (under the lock) */
+  /* The always-fired token of ops run in their issuer's strand (sync.h
+   * ix_tok_forever; NULL: none, such ops get tokens of their own). */
+  struct ix_tok_t* fired;
   _Atomic int failing;
   air_status_t status;
   bool done_called;

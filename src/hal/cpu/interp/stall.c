@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "air/rank.h"
+#include "hal/cpu/interp/chain.h"
 #include "hal/cpu/interp/chan_remote.h"
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/rank_wire.h"
@@ -101,6 +102,9 @@ static void describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb) {
 }
 
 void ix_stalled(ix_run_t* r, ix_wake_t* w) {
+  /* Strands waiting in order in a chain op issue their later ops first: only a
+   * stall that remains after that is a deadlock (chain.h). */
+  if (ix_chain_release_locked(r, w)) return;
   /* While ranks span processes a message may still wake this one: only the
    * distributed detection (rank_wire.c) may call it a deadlock. */
   if (ix_wire_defer_locked(r)) return;

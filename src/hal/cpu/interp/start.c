@@ -66,6 +66,8 @@ static ix_run_t* run_get(const air_interp_desc_t* d) {
 /* Frees what the run made; a run of a prep goes back to it for reuse (run_get
  * gives a run a prep only when both use the same allocator). */
 static void run_free(ix_run_t* r) {
+  ix_tok_forever_free(r, r->fired);
+  r->fired = NULL;
   ix_waves_free(r);
   ix_ranks_free(r);
   ix_chan_remote_free(r);
@@ -164,6 +166,7 @@ static air_status_t bind_args(ix_run_t* r, const air_interp_desc_t* d, ix_env_t*
 static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   AIR_RETURN_IF_ERROR(tables_of(r));
   AIR_RETURN_IF_ERROR(ix_waves_init(r, d));
+  if (!(r->fired = ix_tok_forever(r))) return AIR_STATUS_OOM(&r->alloc, "starting a run");
   const air_block_t* body = d->entry->regions[0];
   ix_env_t* env = ix_env_new(r, body, NULL, false);
   ix_tok_t* root = env ? ix_tok_new(r, d->entry, NULL) : NULL;
@@ -259,6 +262,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.prep = (air_interp_prep_t*)d->prep; /* borrowed: this call outlives the run */
   r.live = r.active = r.abandoned = 0;
   r.parked = NULL;
+  r.fired = NULL; /* no async op runs here, and none in its issuer's strand */
   atomic_init(&r.failing, 0);
   r.status = NULL;
   r.done_called = false;
@@ -291,6 +295,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   s.worker = UINT32_MAX;
   s.abandoned = false;
   s.fixed_frames = true;
+  s.release = false;
   s.w.wprev = s.w.wnext = s.w.pprev = s.w.pnext = NULL;
   s.w.wlist = NULL;
   s.w.park.why = 0;

@@ -30,7 +30,10 @@ enum {
 };
 enum { IX_FL_SEQ = 1,                /* scf.parallel run in sequence, instance by instance */
        IX_FL_EDGE = 2,               /* F_WAIT on in-wave predecessors (schedule path) */
-       IX_FL_UNIT = 4 };             /* F_BODY of a herd PE whose body is a compiled unit */
+       IX_FL_UNIT = 4,               /* F_BODY of a herd PE whose body is a compiled unit */
+       IX_FL_CHAIN = 8,              /* F_OP: an async op run in its issuer's strand (chain.h) */
+       IX_FL_SPREAD = 16 };          /* BODY: one of its chain ops was released; its later
+                                      * async ops run in place only when ready (chain.h) */
 enum { IX_AFTER_NONE = 0, IX_AFTER_NEXT };
 
 /* Frame state shared by reference (scf.parallel's, between its instances and
@@ -88,6 +91,9 @@ typedef struct ix_strand_t {
   bool abandoned;          /* a watchdog gave up on its kernel */
   bool fixed_frames;       /* `frames` is not the allocator's (the inline path's stack) */
   bool pe_counted;         /* counted in pe->strands (traced runs): pe is alive until it leaves */
+  /* Set under the run lock by a stall while the strand is parked in a chain op
+   * (chain.h): on its wake it hands that op to a strand of its own. */
+  bool release;
 } ix_strand_t;
 
 /* Every waiter is a strand's. */

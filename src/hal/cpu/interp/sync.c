@@ -147,10 +147,24 @@ ix_tok_t* ix_tok_new_unlocked(ix_run_t* r, const air_op_t* op, ix_tok_t* parent,
   return t;
 }
 
-void ix_tok_ref(ix_tok_t* t) { atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed); }
+ix_tok_t* ix_tok_forever(ix_run_t* r) {
+  ix_tok_t* t = ix_tok_new_unlocked(r, NULL, NULL, 0);
+  if (!t) return NULL;
+  atomic_store_explicit(&t->fired, 1, memory_order_relaxed);
+  t->forever = true;
+  return t;
+}
+
+void ix_tok_forever_free(ix_run_t* r, ix_tok_t* t) {
+  if (t) ix_cache_put(r->cache, &r->alloc, t, sizeof *t);
+}
+
+void ix_tok_ref(ix_tok_t* t) {
+  if (!t->forever) atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed);
+}
 
 void ix_tok_unref(ix_run_t* r, ix_tok_t* t) {
-  while (t && atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1) {
+  while (t && !t->forever && atomic_fetch_sub_explicit(&t->refs, 1, memory_order_acq_rel) == 1) {
     for (uint32_t i = 0; i < t->n_held; ++i) ix_tok_unref(r, t->held[i]);
     air_mem_free(&r->alloc, t->held);
     ix_tok_t* parent = t->parent;

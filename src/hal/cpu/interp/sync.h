@@ -115,6 +115,9 @@ bool ix_park_locked(ix_run_t* r, ix_waiter_t* s, ix_wlist_t* l, ix_wake_t* w);
 struct ix_tok_t {
   _Atomic uint32_t refs;
   _Atomic uint32_t fired;
+  /* The run's one always-fired token (ix_tok_forever): references are not
+   * counted, so the two workers never write its cache line. */
+  bool forever;
   uint32_t pending;          /* under the run lock */
   struct ix_tok_t* parent;   /* completion this one counts toward (a ref) */
   const air_op_t* op;        /* op that made it, for messages */
@@ -138,6 +141,12 @@ ix_tok_t* ix_tok_new(ix_run_t* r, const air_op_t* op, ix_tok_t* parent);
  * lock acquisition per dispatched op fewer (issue 14). No lock taken. */
 ix_tok_t* ix_tok_new_unlocked(ix_run_t* r, const air_op_t* op, ix_tok_t* parent,
                               uint32_t pending);
+/* The run's fired token for the result of an async op run to its end in its
+ * issuer's strand (chain.h): nothing can observe that result before the op is
+ * done, so it needs no token of its own. Its references are not counted; it is
+ * freed with ix_tok_forever_free when the run ends. NULL when out of memory. */
+ix_tok_t* ix_tok_forever(ix_run_t* r);
+void ix_tok_forever_free(ix_run_t* r, ix_tok_t* t);
 void ix_tok_ref(ix_tok_t* t);
 /* Never takes the run lock: callable with or without it. */
 void ix_tok_unref(ix_run_t* r, ix_tok_t* t);

@@ -65,6 +65,7 @@ static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t dep
 
 static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uint32_t* next) {
   ix_tables_t* t = b->t;
+  if (op->toks[AIR_TOK_AFF].n) t->affinity = true;
   if (op->kind == AIR_OP_EXECUTE && op->n_results)
     for (uint32_t i = 1; i < op->n_results; ++i)
       if (op->results[i] < t->n_values) t->vinfo[op->results[i]].guard = op->results[0];
@@ -74,9 +75,11 @@ static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uin
 }
 
 /* A block that can never park: no AIR ops, tokens, calls of bodies or results of
- * air.execute. scf.parallel runs such bodies in sequence; the inline path runs
- * such entry bodies on the caller's worker. */
-static bool pure_block(const ix_tables_t* t, const air_block_t* b) {
+ * air.execute (`guards`: results of air.execute allowed, its only waits then).
+ * scf.parallel runs such bodies in sequence; the inline path runs such entry
+ * bodies on the caller's worker; an air.execute of such a region may run in its
+ * issuer's strand (chain.h). */
+static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards) {
   for (const air_op_t* o = b->first; o; o = o->next) {
     /* A symmetric allocation waits for the other ranks (rank.c). */
     if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
@@ -101,12 +104,13 @@ static bool pure_block(const ix_tables_t* t, const air_block_t* b) {
     }
     for (uint32_t i = 0; i < o->n_operands; ++i) {
       air_vid_t v = o->operands[i];
-      if (v < t->n_values && (t->vinfo[v].guard || t->vinfo[v].kind == IX_K_TOKEN)) return false;
+      if (v < t->n_values && ((!guards && t->vinfo[v].guard) || t->vinfo[v].kind == IX_K_TOKEN))
+        return false;
     }
     for (uint32_t i = 0; i < o->n_results; ++i)
       if (o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN) return false;
     for (uint32_t i = 0; i < o->n_regions; ++i)
-      if (o->regions[i] && !pure_block(t, o->regions[i])) return false;
+      if (o->regions[i] && !pure_block(t, o->regions[i], guards)) return false;
   }
   return true;
 }
@@ -249,8 +253,11 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
   for (uint32_t i = 0; i < t->n_binfos; ++i) {
     /* scf.parallel bodies run in sequence when pure; whole entry bodies inline. */
     const air_op_t* owner = t->binfos[i].block->parent;
-    if (owner && (owner->kind == AIR_OP_PARALLEL || owner->kind == AIR_OP_FUNC))
-      t->binfos[i].pure = pure_block(t, t->binfos[i].block);
+    if (owner && (owner->kind == AIR_OP_PARALLEL || owner->kind == AIR_OP_FUNC ||
+                  owner->kind == AIR_OP_EXECUTE))
+      t->binfos[i].pure = pure_block(t, t->binfos[i].block, false);
+    if (owner && owner->kind == AIR_OP_EXECUTE)
+      t->binfos[i].calm = t->binfos[i].pure || pure_block(t, t->binfos[i].block, true);
     if (owner && owner->kind == AIR_OP_FUNC)
       t->binfos[i].straight = straight_block(t->binfos[i].block);
   }

@@ -55,6 +55,9 @@ typedef struct ix_binfo_t {
   uint32_t n_slots, n_views, depth;
   uint8_t pure;     /* cannot park: scf.parallel may run it in sequence, a run inline */
   uint8_t straight; /* (func bodies) no regions, calls, linalg or copies */
+  /* (air.execute regions) parks only on its operands' air.execute results
+   * (guards), which loop.c can wait for before the region starts (chain.h). */
+  uint8_t calm;
   uint8_t* kinds;   /* per slot */
 } ix_binfo_t;
 
@@ -88,6 +91,10 @@ typedef struct ix_tables_t {
   uint32_t n_funcs;
   ix_chan_t* chans;        /* sorted by name */
   uint32_t n_chans;
+  /* Some op lists an affinity token: a token's identity then names a group, so
+   * every async op's result must be a token of its own (no op of the program
+   * runs in its issuer's strand with the shared fired token, chain.h). */
+  bool affinity;
 } ix_tables_t;
 
 #endif /* AIR_HAL_CPU_INTERP_TYPES_H_ */

@@ -8,7 +8,11 @@
  *    transfers free only when every receiver has read them, many rounds, on
  *    two workers;
  *  - a long chain of async ops, each woken by the exit of the one before (the
- *    woken strand runs next on the same worker).
+ *    woken strand runs next on the same worker);
+ *  - a dispatched op's token takes its parent's pending count only when its
+ *    strand is spawned (one lock hold for both): scf.parallel instances (whose
+ *    scope is not their join) dispatching executes spawned parked, round after
+ *    round, all run exactly once.
  * Every program runs on the pool of two workers and on a pool of one. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -231,12 +235,66 @@ static void test_chain(void** state) {
   air_program_destroy(p);
 }
 
+/*---------------------------------------------------------------------------*/
+
+/* %n rounds, each an execute %w after the round before, then an scf.parallel of
+ * 8 instances, each dispatching an execute after %w (dispatched before %w has
+ * run, so spawned parked) that adds 1 to its cell. Nothing waits for the last
+ * round: the run still runs every one of them. */
+static const char k_nested[] =
+    "func.func @nested(%o: memref<8xi32>, %n: index) {\n"
+    "  %c0 = arith.constant 0 : index\n"
+    "  %one = arith.constant 1 : index\n"
+    "  %c8 = arith.constant 8 : index\n"
+    "  %k1 = arith.constant 1 : i32\n"
+    "  %t0 = air.wait_all async\n"
+    "  %last = scf.for %r = %c0 to %n step %one iter_args(%t = %t0) -> (!air.token) {\n"
+    "    %w = air.execute async [%t] {\n"
+    "      %v = memref.load %o[%c0] : memref<8xi32>\n"
+    "      memref.store %v, %o[%c0] : memref<8xi32>\n"
+    "    }\n"
+    "    %p = scf.parallel (%i) = (%c0) to (%c8) step (%one) init (%w) -> !air.token {\n"
+    "      %e = air.execute async [%w] {\n"
+    "        %v = memref.load %o[%i] : memref<8xi32>\n"
+    "        %a = arith.addi %v, %k1 : i32\n"
+    "        memref.store %a, %o[%i] : memref<8xi32>\n"
+    "      }\n"
+    "      scf.reduce(%e : !air.token) {\n"
+    "      ^bb0(%lhs: !air.token, %rhs: !air.token):\n"
+    "        %both = air.wait_all async [%lhs, %rhs]\n"
+    "        scf.reduce.return %both : !air.token\n"
+    "      }\n"
+    "    }\n"
+    "    scf.yield %p : !air.token\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+static void test_nested_completion(void** state) {
+  test_exec_t* x = *state;
+  air_pool_t* one = NULL;
+  air_program_t* p = test_load_text(x->ctx, "nested.mlir", k_nested);
+  for (int k = 0; k < 2; ++k)
+    for (int rep = 0; rep < 20; ++rep) {
+      int32_t out[8] = {0};
+      air_arg_t args[2] = {test_mref(out, AIR_ELEM_I32, 1, (int64_t)8), {0}};
+      args[1].kind = AIR_ARG_INT;
+      args[1].elem = AIR_ELEM_INDEX;
+      args[1].i = 50;
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "nested", args, 2));
+      for (int i = 0; i < 8; ++i) assert_int_equal(out[i], 50);
+    }
+  if (one) air_pool_destroy(one);
+  air_program_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_parked_dependents, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_small_and_large_transfers, test_exec_setup,
                                       test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_chain, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_nested_completion, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,9 +163,8 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
 static int run_here(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_frame_t* cf) {
   ix_run_t* r = s->run;
   ix_env_t* env = f->env;
-  ix_tok_t* t = ix_tok_new(r, op, NULL);
+  ix_tok_t* t = ix_tok_new_unlocked(r, op, NULL, 1); /* nobody else sees it yet */
   if (!t) return ix_oom(s);
-  ix_tok_hold(r, t);
   ix_frame_t of = *cf;
   of.done = t; /* the frame's ref and pending count */
   ix_set(r, env, op->results[0], (ix_val_t){.p = t});
@@ -215,7 +214,8 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
   if (io && ix_chan_issue(s, env, op, &cf.ticket, &chan_now)) cf.tk_op = op;
   if (!sync && ready_now(s, env, op, cf.tk_op == op, chan_now)) return run_here(s, f, op, &cf);
-  ix_tok_t* t = ix_tok_new(r, op, sync ? NULL : s->scope);
+  ix_tok_t* parent = sync ? NULL : s->scope; /* its count taken in ix_spawn_new's lock */
+  ix_tok_t* t = ix_tok_new_unlocked(r, op, parent, 0);
   ix_strand_t* c = t ? ix_strand_new(r, t, t, s->pe, s->space) : NULL;
   ix_tok_t** wt = sync && c ? air_mem_alloc(&r->alloc, sizeof(ix_tok_t*)) : NULL;
   if (!c || !ix_strand_extra(c, s, NULL, 0) || !ix_push(c, &cf) || (sync && !wt)) {
@@ -244,10 +244,10 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
     ix_set(r, env, op->results[0], (ix_val_t){.p = t});
     ix_next(s);
   }
-  uint8_t why;
-  air_vid_t wv;
+  uint8_t why = 0;
+  air_vid_t wv = 0;
   ix_tok_t* blocker = first_unfired(c, env, op, &why, &wv);
-  if (!blocker || !ix_spawn_parked(r, c, blocker, why, op, wv)) ix_spawn(r, c);
+  ix_spawn_new(r, c, parent, blocker, why, op, wv);
   ix_tok_unref(r, t);
   return IX_CONT;
 }

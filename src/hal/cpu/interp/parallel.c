@@ -151,14 +151,14 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     }
     return IX_CONT;
   }
-  p->join = ix_tok_new(r, op, NULL);
+  /* Born with one pending count, held while spawning, so an early instance
+   * finishing cannot fire it (no lock hold: nobody else sees it yet). */
+  p->join = ix_tok_new_unlocked(r, op, NULL, 1);
   if (!p->join || !ix_push(s, &rf)) {
     ix_shared_unref(r, &p->base);
     return ix_oom(s);
   }
   ix_env_ref(e);
-  /* Held while spawning, so an early instance finishing cannot fire it. */
-  ix_tok_hold(r, p->join);
   /* The spec: init tokens are a broadcast dependency of every instance, so
    * whatever an instance runs or dispatches waits for them first, while the
    * instance itself runs at once and dispatches in program order. */

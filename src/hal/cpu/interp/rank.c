@@ -389,11 +389,13 @@ int ix_op_rank(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     if (st) return ix_failed(s, st);
   }
   /* The ranks' completion frees what they left on the symmetric heap. */
-  ix_tok_t* done = ix_tok_new(r, op, s->join);
+  /* Born with the pending count held while spawning; the count it takes of its
+   * parent (this strand's join, kept pending by this strand) in one lock hold. */
+  ix_tok_t* done = ix_tok_new_unlocked(r, op, s->join, 1);
   if (!done) return ix_oom(s);
   done->tag = tag;
   done->on_fire = rank_end;
-  ix_tok_hold(r, done);
+  if (s->join) ix_tok_hold(r, s->join);
   int rc = IX_CONT;
   for (uint64_t i = rk->first; i < rk->end && rc == IX_CONT; ++i) {
     int64_t id[AIR_MAX_RANK];

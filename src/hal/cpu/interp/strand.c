@@ -96,27 +96,26 @@ void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w) {
   w->n++;
 }
 
-/* Spawns `s` already parked on `t` (false: `t` has fired or the run is failing;
- * spawn it the usual way then). An async op whose dependency has not fired
- * would otherwise go through the pool only to park on it at once; this saves
- * that round trip (issue 14). The caller is an active strand, so the run cannot
- * look stalled here. */
-bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,
-                     air_vid_t v) {
+/* An async op whose dependency has not fired would otherwise go through the
+ * pool only to park on it at once; spawning it parked saves that round trip
+ * (issue 14). The caller is an active strand, so the run cannot look stalled
+ * here. */
+void ix_spawn_new(ix_run_t* r, ix_strand_t* s, ix_tok_t* parent, ix_tok_t* t, uint8_t why,
+                  const air_op_t* op, air_vid_t v) {
   ix_wake_t w = {0};
+  bool parked = false;
   ix_lock(r);
-  if (ix_tok_fired(t) || ix_failing(r)) {
-    ix_unlock(r);
-    return false;
-  }
+  if (parent) parent->pending++;
   if (s->join) s->join->pending++;
   r->live++;
   r->active++;
-  s->w.park = (ix_park_t){.why = why, .op = op, .vid = v, .tok = t};
-  ix_park_locked(r, &s->w, &t->waiters, &w);
+  if (t && !ix_tok_fired(t) && !ix_failing(r)) {
+    s->w.park = (ix_park_t){.why = why, .op = op, .vid = v, .tok = t};
+    parked = ix_park_locked(r, &s->w, &t->waiters, &w);
+  }
   ix_unlock(r);
+  if (!parked) air_pool_submit(r->pool, &s->w.task);
   ix_wake_flush(r, &w);
-  return true;
 }
 
 /* When every strand but abandoned ones has left, the outcome is known. */

@@ -119,10 +119,12 @@ void ix_spawn(ix_run_t* r, ix_strand_t* s);
  * lock is released (a strand made for a message counts in the same hold of the
  * lock as the message, rank_wire.h). */
 void ix_spawn_locked(ix_run_t* r, ix_strand_t* s, ix_wake_t* w);
-/* Queues a new strand parked on token `t` with park reason `why` (see
- * strand.c); false when `t` fired or the run is failing (nothing done). */
-bool ix_spawn_parked(ix_run_t* r, ix_strand_t* s, ix_tok_t* t, uint8_t why, const air_op_t* op,
-                     air_vid_t v);
+/* ix_spawn, or - when `t` is given and has not fired - the strand counted and
+ * parked on `t` with park reason `why` at once, in one hold of the lock that
+ * also takes the pending count of `parent` (may be NULL) for a token made by
+ * ix_tok_new_unlocked. */
+void ix_spawn_new(ix_run_t* r, ix_strand_t* s, ix_tok_t* parent, ix_tok_t* t, uint8_t why,
+                  const air_op_t* op, air_vid_t v);
 /* A strand with no frames left leaves the run; the last one ends it. Returns a
  * strand the exit woke, for the caller's worker to run next (NULL: none; the
  * others went to the pool). */

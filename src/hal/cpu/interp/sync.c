@@ -132,6 +132,21 @@ ix_tok_t* ix_tok_new(ix_run_t* r, const air_op_t* op, ix_tok_t* parent) {
   return t;
 }
 
+ix_tok_t* ix_tok_new_unlocked(ix_run_t* r, const air_op_t* op, ix_tok_t* parent,
+                              uint32_t pending) {
+  ix_tok_t* t = ix_cache_get_zero(r->cache, &r->alloc, sizeof *t);
+  if (!t) return NULL;
+  atomic_init(&t->refs, 1);
+  atomic_init(&t->fired, 0);
+  t->op = op;
+  t->pending = pending;
+  if (parent) {
+    ix_tok_ref(parent);
+    t->parent = parent;
+  }
+  return t;
+}
+
 void ix_tok_ref(ix_tok_t* t) { atomic_fetch_add_explicit(&t->refs, 1, memory_order_relaxed); }
 
 void ix_tok_unref(ix_run_t* r, ix_tok_t* t) {

@@ -1,9 +1,12 @@
 # The .airbin artifact (src/scheduler/artifact/, docs/artifact.md): round trips,
 # one corrupt-file case per validation rule, and a deterministic mutation loop
-# through the fuzz check of tests/fuzz/fuzz_artifact.c.
-air_add_test(test_artifact ${CMAKE_CURRENT_SOURCE_DIR}/test_artifact.c
+# through the fuzz check of tests/fuzz/fuzz_artifact.c: test_artifact (round
+# trips, write errors, not an .airbin) and test_artifact_corrupt (the rules and
+# the mutation loop), sharing tests/artifact_test.h.
+air_add_test(test_artifact ${CMAKE_CURRENT_SOURCE_DIR}/test_artifact.c)
+air_add_test(test_artifact_corrupt ${CMAKE_CURRENT_SOURCE_DIR}/test_artifact_corrupt.c
   ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_artifact.c)
-target_include_directories(test_artifact PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
+target_include_directories(test_artifact_corrupt PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}
   ${CMAKE_CURRENT_SOURCE_DIR}/fuzz)
 
 # `airc compile` writes a file readelf lists with every .air.* section.

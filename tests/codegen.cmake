@@ -1,8 +1,11 @@
 # The code generator (src/codegen), when LLVM 16 is there: compiled units against
-# the interpreter, objects for x86-64 and amdgcn.
+# the interpreter (test_codegen: computed values; test_codegen_limits: errors,
+# fallback, coverage, objects for x86-64 and amdgcn), sharing tests/codegen_test.h.
 if(TARGET airrt_codegen)
-  air_add_test(test_codegen ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen.c)
-  target_link_libraries(test_codegen PRIVATE airrt_codegen)
+  foreach(t test_codegen test_codegen_limits)
+    air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
+    target_link_libraries(${t} PRIVATE airrt_codegen)
+  endforeach()
 endif()
 # The runtime loading libairrt_codegen.so with no LLVM linked (hal/codegen_load.c).
 if(TARGET airrt_codegen_shared)

@@ -1,7 +1,12 @@
 # Running from a compiled schedule: both paths agree, transient arenas, failures
-# from the schedule, the HAL's schedule per entry and .airbin loading.
-air_add_test(test_sched_exec ${CMAKE_CURRENT_SOURCE_DIR}/test_sched_exec.c)
-set_tests_properties(test_sched_exec PROPERTIES LABELS "concurrency")
+# from the schedule (test_sched_exec), the transient arena, shared plans and
+# traces (test_sched_exec_plan), the HAL's schedule per entry and .airbin loading
+# (test_sched_exec_hal); they share tests/sched_exec_test.h.
+set(AIR_SCHED_EXEC_TESTS test_sched_exec test_sched_exec_plan test_sched_exec_hal)
+foreach(t ${AIR_SCHED_EXEC_TESTS})
+  air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
+  set_tests_properties(${t} PROPERTIES LABELS "concurrency")
+endforeach()
 
 # air-run from .airbin artifacts (airc compile) and with --no-schedule: the same
 # output bytes as from the .mlir text.
@@ -13,15 +18,17 @@ if(TARGET air-run AND TARGET airc)
     SKIP_RETURN_CODE 77)
 endif()
 # Issue 14: the same, interpreted with the reference loops, and compiled.
-add_test(NAME test_sched_exec_interpreted COMMAND test_sched_exec)
-set_tests_properties(test_sched_exec_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
-  ENVIRONMENT "AIR_TEST_PATH=interpreted")
-if(TARGET airrt_codegen_shared)
-  add_test(NAME test_sched_exec_compiled COMMAND test_sched_exec)
-  set_tests_properties(test_sched_exec_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
-    ENVIRONMENT "AIR_TEST_PATH=compiled")
-  add_dependencies(test_sched_exec airrt_codegen_shared)
-endif()
+foreach(t ${AIR_SCHED_EXEC_TESTS})
+  add_test(NAME ${t}_interpreted COMMAND ${t})
+  set_tests_properties(${t}_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
+    ENVIRONMENT "AIR_TEST_PATH=interpreted")
+  if(TARGET airrt_codegen_shared)
+    add_test(NAME ${t}_compiled COMMAND ${t})
+    set_tests_properties(${t}_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
+      ENVIRONMENT "AIR_TEST_PATH=compiled")
+    add_dependencies(${t} airrt_codegen_shared)
+  endif()
+endforeach()
 
 # air-run with compiled loops, with --no-compile and from an .airbin carrying
 # host code: the same output bytes (issue 14).

@@ -1,6 +1,7 @@
 /* test_parse_errors.c - the AIR text parser on bad input: out of memory at
  * every allocation, malformed programs failing at the right line:col with a
- * message that says what was expected, the syntax cases of tests/data/parse,
+ * message that says what was expected, every op's `: T` memref type (one
+ * helper: no ':', not a memref, a bad memref), the syntax cases of tests/data/parse,
  * no prefix or mutation of a valid program crashing, quoted symbols. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -235,6 +236,87 @@ static void test_malformed(void** state) {
 }
 
 /*---------------------------------------------------------------------------*/
+/* `: T` with T a memref type (air_parse_colon_memref) in every op that has it */
+/*---------------------------------------------------------------------------*/
+
+/* One op line split around its memref type: `HEAD : T TAIL`. `module` ops stand
+ * alone; the others sit in a function with %a: memref<4xf32>, %i: index, %f: f32. */
+typedef struct colon_memref_t {
+  const char* head;
+  const char* tail;
+  bool module;
+} colon_memref_t;
+
+static const colon_memref_t k_colon_memref[] = {
+    {"memref.global \"private\" @g", "", true},
+    {"%g = memref.get_global @g", "", false},
+    {"%m = memref.alloc()", "", false},
+    {"memref.dealloc %a", "", false},
+    {"%v = memref.load %a[%i]", "", false},
+    {"memref.store %f, %a[%i]", "", false},
+    {"%v = affine.load %a[%i]", "", false},
+    {"affine.store %f, %a[%i]", "", false},
+    {"%b, %o, %s, %t = memref.extract_strided_metadata %a",
+     " -> memref<f32>, index, index, index", false},
+    /* `: T to U` (air_parse_memref_to) */
+    {"memref.copy %a, %a", " to memref<4xf32>", false},
+    {"%v = memref.subview %a[0] [2] [1]", " to memref<2xf32, strided<[1]>>", false},
+    {"%v = memref.transpose %a (d0) -> (d0)", " to memref<4xf32>", false},
+    {"%v = memref.reinterpret_cast %a to offset: [0], sizes: [4], strides: [1]",
+     " to memref<4xf32>", false},
+};
+
+/* The program holding `HEAD SEP T TAIL` (TAIL: the row's own when NULL); *line
+ * and *col where T begins. */
+static void colon_memref_text(const colon_memref_t* c, const char* sep, const char* type,
+                              const char* tail, char* out, size_t n, uint32_t* line,
+                              uint32_t* col) {
+  const char* pre = c->module ? "" : "func.func @f(%a: memref<4xf32>, %i: index, %f: f32) {\n  ";
+  int k = snprintf(out, n, "%s%s%s%s%s%s", pre, c->head, sep, type, tail ? tail : c->tail,
+                   c->module ? "\n" : "\n  return\n}\n");
+  assert_true(k > 0 && (size_t)k < n);
+  *line = c->module ? 1 : 2;
+  *col = (uint32_t)((c->module ? 1 : 3) + strlen(c->head) + strlen(sep));
+}
+
+/* Each op's `: T` fails where and how the one helper says: no ':', a type that is
+ * not a memref, a memref type that does not parse; `: T to U` checks U too. */
+static void test_colon_memref(void** state) {
+  air_context_t* ctx = *state;
+  char text[512];
+  uint32_t line, col;
+  for (size_t i = 0; i < sizeof k_colon_memref / sizeof k_colon_memref[0]; ++i) {
+    const colon_memref_t* c = &k_colon_memref[i];
+    /* the well-formed op parses, so each error below is the type's */
+    colon_memref_text(c, " : ", "memref<4xf32>", NULL, text, sizeof text, &line, &col);
+    air_program_t* p;
+    air_status_t s = parse_n(ctx, text, strlen(text), 1, &p);
+    if (s) fail_msg("%s: %s", c->head, air_status_message(s));
+    air_ir_program_free(p);
+    /* no ':': the error is at the type that came instead */
+    colon_memref_text(c, " ", "memref<4xf32>", NULL, text, sizeof text, &line, &col);
+    expect_error_at(ctx, text, line, col, "expected ':' and a type, found 'memref'");
+    /* a type that is not a memref, named in the message */
+    colon_memref_text(c, " : ", "tensor<4xf32>", NULL, text, sizeof text, &line, &col);
+    expect_error_at(ctx, text, line, col, "expected a memref type, found 'tensor<4xf32>'");
+    colon_memref_text(c, " : ", "f32", NULL, text, sizeof text, &line, &col);
+    expect_error_at(ctx, text, line, col, "expected a memref type, found 'f32'");
+    /* a memref type that does not parse: the type parser's message, at its place */
+    colon_memref_text(c, " : ", "memref<4 4xf32>", NULL, text, sizeof text, &line, &col);
+    expect_error_at(ctx, text, line, col + 8, "expected 'x' after a memref dimension");
+    colon_memref_text(c, " : ", "memref<4xbogus>", NULL, text, sizeof text, &line, &col);
+    expect_error_at(ctx, text, line, col + 9, "unsupported memref element type 'bogus'");
+    if (strncmp(c->tail, " to ", 4) == 0) {
+      colon_memref_text(c, " : ", "memref<4xf32>", " to f32", text, sizeof text, &line, &col);
+      expect_error_at(ctx, text, line, col + 17, "expected a memref type, found 'f32'");
+      colon_memref_text(c, " : ", "memref<4xf32>", " memref<4xf32>", text, sizeof text, &line,
+                        &col);
+      expect_error_at(ctx, text, line, col + 14, "expected 'to', found 'memref'");
+    }
+  }
+}
+
+/*---------------------------------------------------------------------------*/
 /* tests/data/parse: `// expect-ok`, `// expect-warnings: N`,                */
 /* `// expect-error: LINE:COL: message`                                      */
 /*---------------------------------------------------------------------------*/
@@ -348,6 +430,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_quoted_symbols, test_context_setup, test_context_teardown),
       cmocka_unit_test(test_out_of_memory),
       cmocka_unit_test_setup_teardown(test_malformed, test_context_setup, test_context_teardown),
+      cmocka_unit_test_setup_teardown(test_colon_memref, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_syntax_cases, test_context_setup, test_context_teardown),
       cmocka_unit_test_setup_teardown(test_prefixes_and_mutations, test_context_setup, test_context_teardown),
   };

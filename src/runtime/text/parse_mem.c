@@ -45,9 +45,7 @@ static air_status_t op_global(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   air_token_t name = P->tok;
   air_parse_next(P);
   air_tid_t t;
-  air_token_t tt;
-  TRY(air_parse_colon_type(P, &t, &tt));
-  TRY(air_parse_need_memref(P, &tt, t));
+  TRY(air_parse_colon_memref(P, &t));
   air_attr_t init;
   memset(&init, 0, sizeof init);
   if (air_parse_accept(P, AIR_TK_EQUAL)) {
@@ -81,9 +79,7 @@ static air_status_t op_get_global(air_parser_t* P, air_block_t* blk, air_opkind_
   air_parse_next(P);
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t;
-  air_token_t tt;
-  TRY(air_parse_colon_type(P, &t, &tt));
-  TRY(air_parse_need_memref(P, &tt, t));
+  TRY(air_parse_colon_memref(P, &t));
   air_op_t* op;
   TRY(air_parse_new_op(P, blk, kind, at, 0, 1, 0, 0, &op));
   if (!(op->sym = air_parse_sym_dup(P, &name))) return air_parse_oom(P);
@@ -162,9 +158,7 @@ static air_status_t op_extract_meta(air_parser_t* P, air_block_t* blk, air_opkin
   TRY(air_parse_ref(P, &src));
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t ts;
-  air_token_t a1;
-  TRY(air_parse_colon_type(P, &ts, &a1));
-  TRY(air_parse_need_memref(P, &a1, ts));
+  TRY(air_parse_colon_memref(P, &ts));
   TRY(air_parse_expect(P, AIR_TK_ARROW, "'->' and the result types"));
   uint32_t tb = P->n_tys, nr;
   TRY(air_parse_type_list(P, &nr));

@@ -268,9 +268,7 @@ static air_status_t op_alloc(air_parser_t* P, air_block_t* blk, air_opkind_t kin
     return PERR_TOK(P, "symbol operands of 'memref.alloc' are not supported");
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t;
-  air_token_t tt;
-  TRY(air_parse_colon_type(P, &t, &tt));
-  TRY(air_parse_need_memref(P, &tt, t));
+  TRY(air_parse_colon_memref(P, &t));
   const air_type_info_t* ti = air_ir_type(P->p, t);
   uint32_t dyn = 0;
   for (uint32_t i = 0; i < ti->rank; ++i) dyn += ti->shape[i] == AIR_DIM_DYNAMIC;
@@ -311,9 +309,7 @@ static air_status_t op_mem(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   }
   TRY(air_parse_opt_attr_dict(P));
   air_tid_t t;
-  air_token_t tt;
-  TRY(air_parse_colon_type(P, &t, &tt));
-  TRY(air_parse_need_memref(P, &tt, t));
+  TRY(air_parse_colon_memref(P, &t));
   const air_type_info_t* ti = air_ir_type(P->p, t);
   if (affine && map.map->n_results != ti->rank)
     return PERR(P, st.line, st.col, "'%s' of a rank-%u memref needs %u subscripts, found %u",

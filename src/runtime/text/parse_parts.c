@@ -297,12 +297,16 @@ air_status_t air_parse_colon_type(air_parser_t* P, air_tid_t* t, air_token_t* at
   return air_parse_type(P, t);
 }
 
+air_status_t air_parse_colon_memref(air_parser_t* P, air_tid_t* t) {
+  air_token_t at;
+  TRY(air_parse_colon_type(P, t, &at));
+  return air_parse_need_memref(P, &at, *t);
+}
+
 air_status_t air_parse_memref_to(air_parser_t* P, air_tid_t* from, air_tid_t* to) {
-  air_token_t a1, a2;
-  TRY(air_parse_colon_type(P, from, &a1));
-  TRY(air_parse_need_memref(P, &a1, *from));
+  TRY(air_parse_colon_memref(P, from));
   TRY(air_parse_expect_kw(P, "to"));
-  a2 = P->tok;
+  air_token_t a2 = P->tok;
   TRY(air_parse_type(P, to));
   return air_parse_need_memref(P, &a2, *to);
 }

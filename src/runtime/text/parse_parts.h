@@ -55,6 +55,8 @@ air_status_t air_parse_region(air_parser_t* P, air_op_t* op, uint32_t index,
 air_status_t air_parse_colon_type(air_parser_t* P, air_tid_t* t, air_token_t* at);
 /* An error at `at` unless t is a memref type. */
 air_status_t air_parse_need_memref(air_parser_t* P, const air_token_t* at, air_tid_t t);
+/* `: T` with T a memref type. */
+air_status_t air_parse_colon_memref(air_parser_t* P, air_tid_t* t);
 /* `: T to U`, both memref types (a copy's, a view's source and result). */
 air_status_t air_parse_memref_to(air_parser_t* P, air_tid_t* from, air_tid_t* to);
 

@@ -2,7 +2,9 @@
 # the interpreter (test_codegen: computed values; test_codegen_limits: errors,
 # fallback, coverage, objects for x86-64 and amdgcn), sharing tests/codegen_test.h.
 if(TARGET airrt_codegen)
-  foreach(t test_codegen test_codegen_limits)
+  # test_codegen_air: units holding DMAs, allocs and air.executes; whole herd
+  # bodies (cg_air.c), run through the executor both ways.
+  foreach(t test_codegen test_codegen_limits test_codegen_air)
     air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     target_link_libraries(${t} PRIVATE airrt_codegen)
   endforeach()

@@ -24,17 +24,40 @@
 
 static bool block_supported(const air_program_t* p, const air_block_t* b);
 
-/* Scalar-typed values only (no tokens, no memrefs defined inside a unit). */
+/* Scalar-typed values or tokens (program order inside a unit, cg_air.c); no
+ * memrefs (loops and branches do not carry views). */
 static bool scalar_results(const air_program_t* p, const air_op_t* op) {
   for (uint32_t i = 0; i < op->n_results; ++i)
-    if (cg_value_elem(p, op->results[i]) == AIR_ELEM_NONE) return false;
+    if (cg_value_elem(p, op->results[i]) == AIR_ELEM_NONE && !cg_is_token(p, op->results[i]))
+      return false;
   return true;
 }
 
-/* True when the generator covers `op` and everything nested in it. */
+/* air.execute: a covered region ending in its terminator; results the token,
+ * then scalars or memrefs. */
+static bool execute_supported(const air_program_t* p, const air_op_t* op) {
+  if (op->n_regions != 1 || !op->regions[0] || op->n_operands) return false;
+  const air_op_t* last = op->regions[0]->last;
+  uint32_t yields = last && last->kind == AIR_OP_EXECUTE_TERM ? last->n_operands : 0;
+  if (yields + (op->n_results ? 1 : 0) != op->n_results) return false;
+  for (uint32_t i = 1; i < op->n_results; ++i)
+    if (cg_value_elem(p, op->results[i]) == AIR_ELEM_NONE && !cg_is_memref(p, op->results[i]))
+      return false;
+  return block_supported(p, op->regions[0]);
+}
+
+/* True when the generator covers `op` and everything nested in it. Tokens only
+ * order the AIR ops that carry them (dependencies; no affinity or concurrency
+ * groups). */
 static bool op_supported(const air_program_t* p, const air_op_t* op) {
-  if (op->toks[0].n || op->toks[1].n || op->toks[2].n) return false;
+  if (op->toks[AIR_TOK_AFF].n || op->toks[AIR_TOK_CONC].n) return false;
+  bool air_op = op->kind == AIR_OP_DMA || op->kind == AIR_OP_EXECUTE ||
+                op->kind == AIR_OP_WAIT_ALL;
+  if (op->toks[AIR_TOK_DEP].n && !air_op) return false;
   switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
+      return cg_air_leaf_supported(p, op);
+    case AIR_OPC_EXECUTE: return op->kind == AIR_OP_EXECUTE && execute_supported(p, op);
     case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
     case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY:
       return cg_scalar_supported(p, op);
@@ -86,7 +109,8 @@ static bool op_supported(const air_program_t* p, const air_op_t* op) {
       return scalar_results(p, op);
     }
     case AIR_OPC_TERMINATOR:
-      return op->kind == AIR_OP_YIELD || op->kind == AIR_OP_AFFINE_YIELD;
+      return op->kind == AIR_OP_YIELD || op->kind == AIR_OP_AFFINE_YIELD ||
+             op->kind == AIR_OP_EXECUTE_TERM || (op->kind == AIR_OP_HERD_TERM && !op->n_operands);
     case AIR_OPC_LINALG: return cg_generic_supported(p, op);
     default: return false;
   }
@@ -99,11 +123,30 @@ static bool block_supported(const air_program_t* p, const air_block_t* b) {
   return true;
 }
 
+/* A unit's own results go to the frame: scalars only. Its inputs carry no token:
+ * then every token inside is made inside, so program order keeps every
+ * dependency (cg_air.c). */
+static bool unit_boundary_ok(const air_program_t* p, const air_op_t* op) {
+  for (uint32_t i = 0; i < air_cg_unit_n_out(op); ++i)
+    if (cg_value_elem(p, op->results[i]) == AIR_ELEM_NONE) return false;
+  air_vid_t ins[64];
+  uint32_t n = air_cg_unit_inputs(p, op, ins, 64);
+  if (n == UINT32_MAX) return false;
+  for (uint32_t i = 0; i < n; ++i)
+    if (cg_is_token(p, ins[i])) return false;
+  return true;
+}
+
 bool air_cg_unit_candidate(const air_program_t* p, const air_op_t* op) {
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
     case AIR_OPC_LINALG:
-      return op_supported(p, op);
+      return op_supported(p, op) && unit_boundary_ok(p, op);
+    case AIR_OPC_HIER:
+      /* A herd body, run once per PE (its instances are strands of their own). */
+      return op->kind == AIR_OP_HERD && op->n_regions == 1 && op->regions[0] &&
+             !op->toks[AIR_TOK_AFF].n && block_supported(p, op->regions[0]) &&
+             unit_boundary_ok(p, op);
     default: return false;
   }
 }
@@ -125,6 +168,13 @@ static const air_op_t* emit_block(cg_fn_t* f, const air_block_t* b) {
     emit_op(f, o);
   }
   return NULL;
+}
+
+static uint32_t count_results(const air_op_t* op) {
+  uint32_t n = op->n_results;
+  for (uint32_t r = 0; r < op->n_regions; ++r)
+    for (const air_op_t* o = op->regions[r]->first; o; o = o->next) n += count_results(o);
+  return n;
 }
 
 static uint32_t count_ops(const air_op_t* op) {
@@ -329,6 +379,18 @@ static void emit_core_op(cg_fn_t* f, const air_op_t* op) {
     case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: emit_for(f, op); break;
     case AIR_OPC_IF: case AIR_OPC_AFFINE_IF: emit_if(f, op); break;
     case AIR_OPC_LINALG: cg_emit_generic(f, op); break;
+    case AIR_OPC_DMA: case AIR_OPC_WAIT_ALL: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
+    case AIR_OPC_EXECUTE:
+      cg_emit_air(f, op);
+      break;
+    case AIR_OPC_HIER: /* a herd body unit: the body once, its arguments inputs */
+      if (op == f->unit && op->kind == AIR_OP_HERD) {
+        f->op_index = start + 1;
+        emit_block(f, op->regions[0]);
+        break;
+      }
+      cg_unsupported(f, op, "this op");
+      break;
     default: cg_unsupported(f, op, "this op"); break;
   }
   f->op_index = start + count_ops(op);
@@ -358,6 +420,7 @@ static void bind_memref(cg_fn_t* f, air_vid_t v, LLVMValueRef desc, LLVMValueRef
   cg_mem_t* mm = &f->mems[f->n_mems++];
   memset(mm, 0, sizeof *mm);
   mm->vid = v;
+  mm->desc = desc;
   mm->elem = t->elem;
   mm->rank = t->rank;
   LLVMValueRef data = desc_field(f, desc, offsetof(air_memref_t, data), m->ptr);
@@ -402,6 +465,12 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
   const air_op_t* op = f->unit;
   f->fn = LLVMAddFunction(m->mod, name, m->fn_t);
   if (m->target.entry) m->target.entry(m, f->fn);
+  /* Nothing a unit calls unwinds (the C library, the executor's C hooks): said
+   * here so an indirect call does not make LLVM emit unwind tables, which the
+   * object loader does not take. */
+  unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+  LLVMAddAttributeAtIndex(f->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(m->ctx, nounwind, 0));
   LLVMSetLinkage(f->fn, LLVMExternalLinkage);
   f->frame = LLVMGetParam(f->fn, 0);
   LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(m->ctx, f->fn, "entry");
@@ -414,7 +483,9 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
     cg_unsupported(f, op, "a unit with more than 64 inputs");
     return f->st;
   }
-  f->mems = air_mem_calloc(&m->alloc, n_in ? n_in : 1, sizeof(cg_mem_t));
+  /* Memrefs: the inputs, and at most one per result of an op under the unit. */
+  f->cap_mems = n_in + count_results(op);
+  f->mems = air_mem_calloc(&m->alloc, f->cap_mems ? f->cap_mems : 1, sizeof(cg_mem_t));
   if (!f->mems) return AIR_STATUS_OOM(&m->alloc, "code generator state");
 
   LLVMValueRef zero32 = LLVMConstInt(m->i32, 0, 0);
@@ -458,7 +529,7 @@ static air_status_t emit_unit(cg_fn_t* f, const char* name) {
   f->op_index = 0;
   emit_op(f, op);
   if (f->st) return f->st;
-  for (uint32_t i = 0; i < op->n_results; ++i) {
+  for (uint32_t i = 0; i < air_cg_unit_n_out(op); ++i) {
     LLVMValueRef o = LLVMConstInt(m->i64, i, 0);
     LLVMValueRef slot = LLVMBuildInBoundsGEP2(B, m->i64, out, &o, 1, "");
     LLVMBuildStore(B, cg_to_word(f, cg_value_elem(p, op->results[i]), cg_val(f, op->results[i])), slot);

@@ -20,6 +20,7 @@ struct air_cg_program_t {
   air_cg_unit_t* units;     /* sorted by op address */
   uint32_t n_units, cap_units;
   air_vid_t* ins;           /* the units' input lists, back to back */
+  const air_op_t** ops;     /* the units' op lists, back to back */
   air_cg_stats_t stats;
 };
 
@@ -67,8 +68,9 @@ static void collect(collect_t* c, const air_op_t* op) {
       air_cg_unit_t* u = &c->cp->units[c->cp->n_units++];
       memset(u, 0, sizeof *u);
       u->op = op;
-      u->n_out = op->n_results;
+      u->n_out = air_cg_unit_n_out(op);
       u->index = index;
+      u->air_ops = air_cg_unit_air_ops(op);
     }
     return;
   }
@@ -88,6 +90,7 @@ static void release(air_cg_program_t* cp) {
   air_allocator_t a = cp->alloc;
   air_mem_free(&a, cp->units);
   air_mem_free(&a, cp->ins);
+  air_mem_free(&a, (void*)cp->ops);
   air_mem_free(&a, cp);
 }
 
@@ -135,6 +138,15 @@ static air_status_t compile(const air_allocator_t* allocator, const air_program_
   }
   if (!st && !(cp->ins = air_mem_calloc(&a, total ? total : 1, sizeof(air_vid_t))))
     st = AIR_STATUS_OOM(&a, "compiled unit inputs");
+  uint32_t total_ops = 0;
+  for (uint32_t i = 0; !st && i < cp->n_units; ++i) total_ops += air_cg_unit_ops(cp->units[i].op, NULL);
+  if (!st && !(cp->ops = air_mem_calloc(&a, total_ops ? total_ops : 1, sizeof(air_op_t*))))
+    st = AIR_STATUS_OOM(&a, "compiled unit ops");
+  for (uint32_t i = 0, at_op = 0; !st && i < cp->n_units; ++i) {
+    cp->units[i].ops = cp->ops + at_op;
+    cp->units[i].n_ops = air_cg_unit_ops(cp->units[i].op, cp->ops + at_op);
+    at_op += cp->units[i].n_ops;
+  }
   t0 = cg_now_ns();
   uint32_t at = 0;
   for (uint32_t i = 0; !st && i < cp->n_units; ++i) {

@@ -4,6 +4,8 @@
  *   cg_value.c   types, the value table, memref inputs, failure exits
  *   cg_scalar.c  arith, casts, affine expressions, rounding of narrow floats
  *   cg_linalg.c  linalg.generic (its body through cg_fn_t.emit_block)
+ *   cg_air.c     DMA, alloc/dealloc, air.execute, wait_all (executor hooks;
+ *                an execute's body through cg_fn_t.emit_block)
  *   cg_emit.c    units, loops, branches, memory; what is covered
  * each calling only the ones above it in this list.
  *
@@ -48,7 +50,12 @@ typedef struct cg_mem_t {
   LLVMValueRef sizes[AIR_MAX_RANK], strides[AIR_MAX_RANK];
   bool nonnull;             /* data is never null (no check; on a GPU, LDS and private
                                memory start at address 0) */
+  LLVMValueRef desc;        /* ptr to its air_memref_t (the executor hooks take it);
+                               NULL for the GPU's */
 } cg_mem_t;
+
+/* Entries of a DMA list the executor takes (IX_MAX_PAT, hal/cpu/interp/pattern.h). */
+#define CG_MAX_PAT 16
 
 typedef struct cg_fn_t {
   air_cg_module_t* m;
@@ -58,7 +65,7 @@ typedef struct cg_fn_t {
   LLVMValueRef fn, frame;
   LLVMValueRef* vals;       /* per value id */
   cg_mem_t* mems;
-  uint32_t n_mems;
+  uint32_t n_mems, cap_mems;
   uint32_t op_index;        /* preorder index of the op being emitted */
   air_status_t st;          /* first failure (the unit is then dropped) */
   /* cg_emit.c's block emitter (set by air_cg_module_add): emits a block's ops up
@@ -85,6 +92,9 @@ static inline LLVMValueRef cg_ci64(cg_fn_t* f, int64_t v) {
 /* cg_value.c */
 /* The memref input `v` of the unit, or NULL. */
 cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v);
+/* A new (zeroed) memref entry for `v` defined in the unit, or NULL (the emission
+ * fails: the table is sized for every memref a unit can define). */
+cg_mem_t* cg_mem_new(cg_fn_t* f, air_vid_t v);
 /* Fails the emission with UNIMPLEMENTED naming `op` (first failure wins). */
 void cg_unsupported(cg_fn_t* f, const air_op_t* op, const char* why);
 /* Branches to a new block that records fail_op and returns `code` when `bad`
@@ -109,6 +119,13 @@ int64_t cg_now_ns(void);
 void cg_emit_op(cg_fn_t* f, const air_op_t* op);
 void cg_emit_core_op(cg_fn_t* f, const air_op_t* op);
 const air_op_t* cg_emit_block(cg_fn_t* f, const air_block_t* b);
+
+/* cg_air.c */
+bool cg_is_token(const air_program_t* p, air_vid_t v);
+/* air.dma_memcpy_nd, memref.alloc/dealloc, air.wait_all (an air.execute is
+ * checked by cg_emit.c, which owns block coverage). */
+bool cg_air_leaf_supported(const air_program_t* p, const air_op_t* op);
+void cg_emit_air(cg_fn_t* f, const air_op_t* op);
 
 /* cg_linalg.c */
 /* linalg.generic with linear maps and a scalar body (what cg_linalg.c says). */

@@ -143,9 +143,9 @@ air_status_t air_cg_module_create(const air_allocator_t* allocator, const air_cg
   m->ptr = LLVMPointerTypeInContext(c, 0);
   m->gptr = LLVMPointerTypeInContext(c, target->data_as);
   m->voidt = LLVMVoidTypeInContext(c);
-  /* air_cg_frame_t: { ptr in, ptr out, i32 fail_op, i32 reserved } */
-  LLVMTypeRef fields[4] = {m->ptr, m->ptr, m->i32, m->i32};
-  m->frame_t = LLVMStructTypeInContext(c, fields, 4, 0);
+  /* air_cg_frame_t: { ptr in, ptr out, i32 fail_op, i32 reserved, ptr rt, ptr ctx } */
+  LLVMTypeRef fields[6] = {m->ptr, m->ptr, m->i32, m->i32, m->ptr, m->ptr};
+  m->frame_t = LLVMStructTypeInContext(c, fields, 6, 0);
   m->fn_t = LLVMFunctionType(m->i32, &m->ptr, 1, 0);
   *out = m;
   return NULL;

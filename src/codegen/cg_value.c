@@ -81,6 +81,19 @@ cg_mem_t* cg_mem_of(cg_fn_t* f, air_vid_t v) {
   return f->ext_mem ? f->ext_mem(f, v) : NULL;
 }
 
+cg_mem_t* cg_mem_new(cg_fn_t* f, air_vid_t v) {
+  if (f->n_mems == f->cap_mems) {
+    if (!f->st)
+      f->st = AIR_STATUS(&f->m->alloc, AIR_STATUS_INTERNAL,
+                         "code generator: more memrefs in a unit than it counted");
+    return NULL;
+  }
+  cg_mem_t* mm = &f->mems[f->n_mems++];
+  memset(mm, 0, sizeof *mm);
+  mm->vid = v;
+  return mm;
+}
+
 int64_t cg_now_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);

@@ -23,7 +23,8 @@ static bool defined_under(const air_program_t* p, const air_op_t* unit, air_vid_
   const air_value_info_t* vi = air_ir_value(p, v);
   const air_op_t* o = vi->def;
   if (!o && vi->block) o = vi->block->parent;
-  if (o == unit && !vi->def) return true; /* an argument of one of unit's blocks */
+  /* An argument of one of unit's blocks; a herd body's are the unit's inputs. */
+  if (o == unit && !vi->def) return unit->kind != AIR_OP_HERD;
   if (o == unit) return false;            /* unit's own results are outputs */
   for (; o; o = air_ir_parent_op(o))
     if (o == unit) return true;
@@ -50,6 +51,12 @@ static void use(io_t* io, air_vid_t v) {
 }
 
 static void walk(io_t* io, const air_op_t* op) {
+  if (op == io->unit && op->kind == AIR_OP_HERD) { /* its body only */
+    for (const air_op_t* o = op->n_regions && op->regions[0] ? op->regions[0]->first : NULL; o;
+         o = o->next)
+      walk(io, o);
+    return;
+  }
   for (uint32_t i = 0; i < op->n_operands; ++i) use(io, op->operands[i]);
   for (uint32_t l = 0; l < op->n_lists; ++l)
     for (uint32_t i = 0; i < op->lists[l].n; ++i) use(io, op->lists[l].items[i].value);
@@ -65,4 +72,30 @@ uint32_t air_cg_unit_inputs(const air_program_t* p, const air_op_t* op, air_vid_
   io_t io = {p, op, out, cap, 0};
   walk(&io, op);
   return io.n;
+}
+
+bool air_cg_unit_air_ops(const air_op_t* op) {
+  switch (op->kind) {
+    case AIR_OP_DMA: case AIR_OP_ALLOC: case AIR_OP_DEALLOC: case AIR_OP_EXECUTE:
+      return true;
+    default: break;
+  }
+  for (uint32_t r = 0; r < op->n_regions; ++r)
+    for (const air_op_t* o = op->regions[r] ? op->regions[r]->first : NULL; o; o = o->next)
+      if (air_cg_unit_air_ops(o)) return true;
+  return false;
+}
+
+static void list_ops(const air_op_t* op, const air_op_t** out, uint32_t* n) {
+  if (out) out[*n] = op;
+  ++*n;
+  for (uint32_t r = 0; r < op->n_regions; ++r)
+    for (const air_op_t* o = op->regions[r] ? op->regions[r]->first : NULL; o; o = o->next)
+      list_ops(o, out, n);
+}
+
+uint32_t air_cg_unit_ops(const air_op_t* op, const air_op_t** out) {
+  uint32_t n = 0;
+  list_ops(op, out, &n);
+  return n;
 }

@@ -41,12 +41,35 @@ typedef union air_cg_word_t {
   const air_memref_t* m;
 } air_cg_word_t;
 
+struct air_cg_rt_t;
+
 typedef struct air_cg_frame_t {
   const air_cg_word_t* in;
   air_cg_word_t* out;
   uint32_t fail_op;
   uint32_t reserved;
+  /* The executor's hooks for the AIR ops a unit may hold (DMA, memref.alloc and
+   * dealloc): NULL when the unit has none. `ctx` is the executor's. */
+  const struct air_cg_rt_t* rt;
+  void* ctx;
 } air_cg_frame_t;
+
+/* What generated code calls back into the executor for (lower layers never call
+ * up: the executor hands these in through the frame). Each returns 0, or nonzero
+ * after keeping the interpreter's error for op `op_index` (preorder under the
+ * unit, air_cg_op_at) in its context, with the interpreter's side effects made;
+ * the unit then returns AIR_CG_HOOK with frame->fail_op = op_index.
+ *
+ * `dma`: air.dma_memcpy_nd between views `dst` and `src` through their evaluated
+ * lists, each side packed as { n_off, n, off[n_off], size[n], stride[n] }.
+ * `alloc`: memref.alloc of a static shape; fills *out (data, offset 0, the type's
+ * elem, rank, sizes and row-major strides). `dealloc`: memref.dealloc of `m`. */
+typedef struct air_cg_rt_t {
+  int32_t (*dma)(air_cg_frame_t* frame, uint32_t op_index, const air_memref_t* dst,
+                 const int64_t* dst_lists, const air_memref_t* src, const int64_t* src_lists);
+  int32_t (*alloc)(air_cg_frame_t* frame, uint32_t op_index, air_memref_t* out);
+  int32_t (*dealloc)(air_cg_frame_t* frame, uint32_t op_index, const air_memref_t* m);
+} air_cg_rt_t;
 
 enum {
   AIR_CG_OK = 0,
@@ -54,6 +77,7 @@ enum {
   AIR_CG_DIV = 2,      /* division by zero or overflow (arith and affine) */
   AIR_CG_STEP = 3,     /* a loop step that is not positive */
   AIR_CG_FALLBACK = 4, /* a view differs from its static type: interpret instead */
+  AIR_CG_HOOK = 5,     /* an executor hook (air_cg_rt_t) failed; its context has the error */
 };
 
 typedef int32_t (*air_cg_fn_t)(air_cg_frame_t* frame);
@@ -64,8 +88,10 @@ const air_op_t* air_cg_op_at(const air_op_t* unit, uint32_t index);
 
 /* Inputs of unit `op`: every value used by an op under it (operands, index-list
  * values, operands of nested ops) that is not defined under it, each once, in
- * first-use preorder, written to `out`. Returns the count, or UINT32_MAX when there
- * are more than `cap`. */
+ * first-use preorder, written to `out`. For a herd body unit (`op` an air.herd:
+ * its body, run once per PE) the herd's own operands are not inputs and its
+ * body's arguments (tile ids, sizes, args) are. Returns the count, or UINT32_MAX
+ * when there are more than `cap`. */
 uint32_t air_cg_unit_inputs(const air_program_t* p, const air_op_t* op, air_vid_t* out,
                             uint32_t cap);
 
@@ -90,7 +116,26 @@ typedef struct air_cg_unit_t {
   uint32_t n_in, n_out;
   const air_vid_t* in;   /* n_in inputs, as air_cg_unit_inputs lists them */
   uint32_t index;        /* op's preorder index in the module (its symbol's number) */
+  bool air_ops;          /* holds DMAs, allocs or air.executes (air_cg_unit_air_ops) */
+  /* Every op under the unit in preorder (air_cg_unit_ops), so the executor finds
+   * the op a hook or an error names in one step; NULL: use air_cg_op_at. */
+  const air_op_t* const* ops;
+  uint32_t n_ops;
 } air_cg_unit_t;
+
+/* The ops under unit `op` in preorder, `op` first (what air_cg_op_at numbers):
+ * their count, and the ops written to `out` unless it is NULL. */
+uint32_t air_cg_unit_ops(const air_op_t* op, const air_op_t** out);
+
+/* Results a unit writes to frame->out: the op's, none for a herd body unit. */
+static inline uint32_t air_cg_unit_n_out(const air_op_t* op) {
+  return op->kind == AIR_OP_HERD ? 0 : op->n_results;
+}
+
+/* True when something under unit `op` is an AIR op (a DMA, memref.alloc/dealloc
+ * or air.execute, run through the frame's hooks): the executor interprets such a
+ * unit when it traces, so every op keeps its own span. */
+bool air_cg_unit_air_ops(const air_op_t* op);
 
 typedef struct air_cg_stats_t {
   uint32_t n_units;      /* compiled */

@@ -23,6 +23,7 @@ struct air_cpu_code_t {
   air_cg_unit_t* units;
   uint32_t n_units;
   air_vid_t* ins;
+  const air_op_t** ops;
 };
 
 static const air_cg_unit_t* find_hook(const void* self, const air_op_t* op);
@@ -81,7 +82,7 @@ static int by_op(const void* a, const void* b) {
 static bool unit_kind(const air_op_t* op) {
   switch (op->kind) {
     case AIR_OP_FOR: case AIR_OP_AFFINE_FOR: case AIR_OP_IF: case AIR_OP_AFFINE_IF:
-    case AIR_OP_GENERIC:
+    case AIR_OP_GENERIC: case AIR_OP_HERD: /* a herd: its body */
       return true;
     default: return false;
   }
@@ -134,8 +135,9 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
     c->units[i] = (air_cg_unit_t){.op = op,
                                   .fn = (air_cg_fn_t)(uintptr_t)air_host_object_address(c->obj, i),
                                   .n_in = k,
-                                  .n_out = op->n_results,
-                                  .index = index};
+                                  .n_out = air_cg_unit_n_out(op),
+                                  .index = index,
+                                  .air_ops = air_cg_unit_air_ops(op)};
     total += k;
   }
   if (!st && !(c->ins = air_mem_calloc(allocator, total ? total : 1, sizeof(air_vid_t))))
@@ -144,6 +146,15 @@ air_status_t air_cpu_code_link(const air_allocator_t* allocator, const air_progr
     air_cg_unit_inputs(program, c->units[i].op, c->ins + at, c->units[i].n_in);
     c->units[i].in = c->ins + at;
     at += c->units[i].n_in;
+  }
+  uint32_t total_ops = 0;
+  for (uint32_t i = 0; !st && i < n; ++i) total_ops += air_cg_unit_ops(c->units[i].op, NULL);
+  if (!st && !(c->ops = air_mem_calloc(allocator, total_ops ? total_ops : 1, sizeof(air_op_t*))))
+    st = AIR_STATUS_OOM(allocator, "compiled unit ops");
+  for (uint32_t i = 0, at = 0; !st && i < n; ++i) {
+    c->units[i].ops = c->ops + at;
+    c->units[i].n_ops = air_cg_unit_ops(c->units[i].op, c->ops + at);
+    at += c->units[i].n_ops;
   }
   if (st) {
     air_cpu_code_free(c);
@@ -192,5 +203,6 @@ void air_cpu_code_free(air_cpu_code_t* c) {
   air_allocator_t a = c->alloc;
   air_mem_free(&a, c->units);
   air_mem_free(&a, c->ins);
+  air_mem_free(&a, (void*)c->ops);
   air_mem_free(&a, c);
 }

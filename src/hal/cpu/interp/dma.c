@@ -57,6 +57,55 @@ static int64_t moved_bytes(const air_memref_t* v, const ix_lists_t* l, uint32_t 
   return n;
 }
 
+bool ix_dma_flat(const air_memref_t* dv, const ix_lists_t* dl, const air_memref_t* sv,
+                 const ix_lists_t* sl) {
+  uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
+  return moved_bytes(dv, dl, es) < IX_SPLIT_MIN && ix_copy_flat(dv, dl, sv, sl, es);
+}
+
+/* The transfer once both sides' lists are evaluated (no peers): small
+ * contiguous transfers go straight through; large ones take the pattern path,
+ * which splits them across the pool's workers (split.h). */
+air_status_t ix_dma_move(ix_strand_t* s, const air_op_t* op, const air_memref_t* dv,
+                         const ix_lists_t* dl, const air_memref_t* sv, const ix_lists_t* sl,
+                         bool watch, int64_t* t0) {
+  ix_run_t* r = s->run;
+  air_status_t st = NULL;
+  ix_pat_t dp, sp;
+  if (r->trace) *t0 = air_time_now_ns();
+  uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
+  bool small = moved_bytes(dv, dl, es) < IX_SPLIT_MIN;
+  bool padded = op->n_attrs &&
+                (air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after"));
+  if (watch) ix_watchdog_enter(s, op, false);
+  bool moved = small && !padded && ix_copy_flat(dv, dl, sv, sl, es);
+  if (watch) ix_watchdog_exit(s);
+  if (moved) return NULL;
+  st = ix_pat_from(r, op, dv, dl, &dp);
+  if (!st) st = ix_pat_from(r, op, sv, sl, &sp);
+  if (!st && dv->elem != sv->elem)
+    st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                "%s copies %s elements into %s elements; the types must match", ix_opname(op),
+                air_elem_name((air_elem_kind_t)sv->elem), air_elem_name((air_elem_kind_t)dv->elem));
+  if (!st && padded) {
+    if (r->trace) *t0 = air_time_now_ns();
+    if (watch) ix_watchdog_enter(s, op, false);
+    st = copy_padded(r, op, &dp, &sp);
+    if (watch) ix_watchdog_exit(s);
+    return st;
+  }
+  if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
+    st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
+                "%s moves %lld elements out of the source but %lld into the destination",
+                ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
+  if (st) return st;
+  if (r->trace) *t0 = air_time_now_ns();
+  if (watch) ix_watchdog_enter(s, op, false);
+  ix_split_copy(r, &dp, &sp);
+  if (watch) ix_watchdog_exit(s);
+  return NULL;
+}
+
 int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   bool peers = air_ir_attr_get(op, "src_rank") || air_ir_attr_get(op, "dst_rank") ||
@@ -94,49 +143,16 @@ int ix_dma(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     ix_next(s);
     return IX_CONT;
   }
-  ix_pat_t dp, sp;
+  ix_pat_t dp;
   air_status_t src_st = ix_lists_eval(r, f->env, op, op->lists + 3, svals, &sl);
   if (src_st) { /* the destination's pattern error, when it has one, comes first */
     st = ix_pat_from(r, op, dv, &dl, &dp);
     if (st) air_status_free(src_st);
     return ix_failed(s, st ? st : src_st);
   }
-  int64_t t0 = r->trace ? air_time_now_ns() : 0;
-  /* Small contiguous transfers go straight through; large ones take the pattern
-   * path, which splits them across the pool's workers (split.h). */
-  uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
-  bool small = moved_bytes(dv, &dl, es) < IX_SPLIT_MIN;
-  bool padded = op->n_attrs &&
-                (air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after"));
-  ix_watchdog_enter(s, op, false);
-  bool moved = small && !padded && ix_copy_flat(dv, &dl, sv, &sl, es);
-  ix_watchdog_exit(s);
-  if (!moved) {
-    st = ix_pat_from(r, op, dv, &dl, &dp);
-    if (!st) st = ix_pat_from(r, op, sv, &sl, &sp);
-    if (!st && dv->elem != sv->elem)
-      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                  "%s copies %s elements into %s elements; the types must match", ix_opname(op),
-                  air_elem_name((air_elem_kind_t)sv->elem),
-                  air_elem_name((air_elem_kind_t)dv->elem));
-    if (!st && padded) {
-      if (r->trace) t0 = air_time_now_ns();
-      ix_watchdog_enter(s, op, false);
-      st = copy_padded(r, op, &dp, &sp);
-      ix_watchdog_exit(s);
-      if (st) return ix_failed(s, st);
-    } else if (!st && ix_pat_count(&dp) != ix_pat_count(&sp))
-      st = ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
-                  "%s moves %lld elements out of the source but %lld into the destination",
-                  ix_opname(op), (long long)ix_pat_count(&sp), (long long)ix_pat_count(&dp));
-    if (st) return ix_failed(s, st);
-    if (!padded) {
-      if (r->trace) t0 = air_time_now_ns();
-      ix_watchdog_enter(s, op, false);
-      ix_split_copy(r, &dp, &sp);
-      ix_watchdog_exit(s);
-    }
-  }
+  int64_t t0 = 0;
+  st = ix_dma_move(s, op, dv, &dl, sv, &sl, true, &t0);
+  if (st) return ix_failed(s, st);
   if (r->trace) {
     char track[128];
     snprintf(track, sizeof track, "dma %s", s->pe ? s->pe->track : "host");

@@ -12,6 +12,7 @@
 
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/rank.h"
+#include "hal/cpu/interp/unit.h"
 #include "hal/futex.h"
 
 static int tok_ptr_cmp(const void* a, const void* b) {
@@ -76,8 +77,8 @@ static void put_str(char* out, size_t cap, size_t* w, const char* text) {
   out[*w] = 0;
 }
 
-/* "herd @sym [i, j]": every PE's name for traces and reports, made at each herd
- * instance's start. By hand, not snprintf: a herd of 4 tiles per 128-block made
+/* "herd @sym [i, j]": every PE's name for traces and reports, made at a herd
+ * instance's start (or when a compiled unit falls back, ix_pe_name). By hand, not snprintf: a herd of 4 tiles per 128-block made
  * this ~1 % of a 256^3 tiled matmul's run (issue 14). */
 static void pe_track(char* out, size_t cap, const char* sym, const int64_t* id, uint32_t n) {
   size_t w = 0;
@@ -94,6 +95,14 @@ static void pe_track(char* out, size_t cap, const char* sym, const int64_t* id, 
     put_str(out, cap, &w, p);
   }
   put_str(out, cap, &w, "]");
+}
+
+static void pe_name(ix_pe_t* pe, const air_op_t* op, const int64_t* id, uint32_t n) {
+  pe_track(pe->track, sizeof pe->track, op->sym ? op->sym : "?", id, n);
+}
+
+void ix_pe_name(ix_pe_t* pe) {
+  if (!pe->track[0] && pe->herd) pe_name(pe, pe->herd, pe->tile, pe->rank);
 }
 
 /* Runs in the op's own strand: every instance becomes a strand joined to the
@@ -129,6 +138,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint32_t na = op->n_operands - n;
   bool herd = op->kind == AIR_OP_HERD;
   const char* link = herd ? ix_attr_str(r, op, "link_with") : NULL;
+  /* A herd body compiled whole runs as one call per PE (unit.c). */
+  uint8_t body_flags = herd && ix_unit_of(r, op) ? IX_FL_UNIT : 0;
   for (uint64_t i = 0; i < total; ++i) {
     int64_t id[AIR_MAX_RANK];
     uint64_t x = i;
@@ -156,7 +167,14 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
         pe->tile[k] = id[k];
         pe->sizes[k] = sizes[k];
       }
-      pe_track(pe->track, sizeof pe->track, op->sym ? op->sym : "?", id, n);
+      /* The track name is read by traces and by reports of parked strands. A PE
+       * whose body is a compiled unit never parks, and such a unit holding AIR
+       * ops never runs traced, so its name is formatted only if the unit falls
+       * back to the interpreter (ix_pe_name). */
+      if (body_flags && !r->trace && n <= 4)
+        pe->track[0] = '\0';
+      else
+        pe_name(pe, op, id, n);
       /* Traced: the PE's life is one span on its track, from its herd instance's
        * start until the last strand working for it leaves (strand.c), so every
        * PE has a track and its ops' spans nest inside. */
@@ -167,7 +185,8 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)
                            : NULL;
-    ix_frame_t cf = {.kind = IX_F_BODY, .owner = op, .pc = body->first, .env = ie};
+    ix_frame_t cf = {.kind = IX_F_BODY, .flags = body_flags, .owner = op, .pc = body->first,
+                     .env = ie};
     if (!c || !ix_push(c, &cf)) {
       if (c) ix_strand_free(c);
       ix_env_unref(r, ie);

@@ -438,6 +438,11 @@ static int step(ix_strand_t* s) {
   if (f->kind == IX_F_WAIT) return step_wait(s, f);
   if (f->kind == IX_F_REDUCE) return ix_step_reduce(s, f);
   if (f->kind == IX_F_OPEN) return ix_step_open(s, f);
+  if (f->flags & IX_FL_UNIT) { /* a herd body compiled whole (unit.c) */
+    int rc = ix_unit_body(s, f);
+    if (rc != IX_UNIT_FALLBACK) return rc;
+    f->flags &= (uint8_t)~IX_FL_UNIT;
+  }
   if (f->kind == IX_F_BODY && (!f->pc || !f->pc->next))
     return f->pc ? block_end(s, f) : (ix_pop(s), IX_CONT);
   return exec(s, f, f->pc);

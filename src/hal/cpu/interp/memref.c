@@ -74,6 +74,13 @@ air_status_t ix_alloc_shape(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_me
 
 static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_memref_t m;
+  air_status_t st = ix_alloc_view(r, e, op, &m);
+  if (!st) ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return st;
+}
+
+air_status_t ix_alloc_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out) {
+  air_memref_t m;
   size_t bytes;
   air_status_t st = ix_alloc_shape(r, e, op, &m, &bytes);
   if (st) return st;
@@ -95,14 +102,17 @@ static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory");
   }
   m.data = data;
-  ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  *out = m;
   return NULL;
 }
 
 static air_status_t op_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   air_memref_t* v;
   air_status_t st = ix_get_view(r, e, op, op->operands[0], &v);
-  if (st) return st;
+  return st ? st : ix_dealloc_view(r, op, v);
+}
+
+air_status_t ix_dealloc_view(ix_run_t* r, const air_op_t* op, const air_memref_t* v) {
   pthread_mutex_lock(&r->mem_lock);
   void* raw = air_ptrmap_get(&r->allocs, v->data);
   if (raw) air_ptrmap_del(&r->allocs, v->data);

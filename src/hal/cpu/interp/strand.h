@@ -29,7 +29,8 @@ enum {
   IX_F_OPEN,     /* opens the schedule's waves (waves.c) */
 };
 enum { IX_FL_SEQ = 1,                /* scf.parallel run in sequence, instance by instance */
-       IX_FL_EDGE = 2 };             /* F_WAIT on in-wave predecessors (schedule path) */
+       IX_FL_EDGE = 2,               /* F_WAIT on in-wave predecessors (schedule path) */
+       IX_FL_UNIT = 4 };             /* F_BODY of a herd PE whose body is a compiled unit */
 enum { IX_AFTER_NONE = 0, IX_AFTER_NEXT };
 
 /* Frame state shared by reference (scf.parallel's, between its instances and

@@ -19,4 +19,9 @@ static inline const air_cg_unit_t* ix_unit_of(const ix_run_t* r, const air_op_t*
  * before any side effect. Never parks. */
 int ix_unit_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_cg_unit_t* u);
 
+/* Runs a herd body unit for the PE whose body frame `f` is on top (hier.c marks
+ * it IX_FL_UNIT, its owner the air.herd): IX_CONT (body done, frame popped),
+ * IX_FAILED, or IX_UNIT_FALLBACK before any side effect (interpret the body). */
+int ix_unit_body(ix_strand_t* s, ix_frame_t* f);
+
 #endif /* AIR_HAL_CPU_INTERP_UNIT_H_ */

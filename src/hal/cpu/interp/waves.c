@@ -333,6 +333,13 @@ static const ix_l3_t* find_l3(const air_interp_plan_t* pl, const air_op_t* op) {
 }
 
 bool ix_arena_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* st) {
+  air_memref_t m;
+  if (!ix_arena_alloc_view(r, op, &m, st)) return false;
+  if (!*st) ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+  return true;
+}
+
+bool ix_arena_alloc_view(ix_run_t* r, const air_op_t* op, air_memref_t* out, air_status_t* st) {
   ix_waves_t* ws = r->waves;
   if (!ws || !ws->arena) return false;
   const ix_l3_t* b = find_l3(ws->plan, op);
@@ -361,7 +368,7 @@ bool ix_arena_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* 
   } else {
     memset(data, 0, (size_t)b->bytes);
     m.data = data;
-    ix_set(r, e, op->results[0], (ix_val_t){.p = &m});
+    *out = m;
     *st = NULL;
   }
   return true;
@@ -376,6 +383,13 @@ bool ix_arena_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t
     air_status_free(gs);
     return false;
   }
+  return ix_arena_dealloc_view(r, op, v, st);
+}
+
+bool ix_arena_dealloc_view(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
+                           air_status_t* st) {
+  ix_waves_t* ws = r->waves;
+  if (!ws || !ws->arena) return false;
   uintptr_t d = (uintptr_t)v->data, base = (uintptr_t)ws->arena;
   if (d < base || d - base >= ws->plan->transient_size) return false;
   pthread_mutex_lock(&r->mem_lock);

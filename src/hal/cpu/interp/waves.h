@@ -24,5 +24,9 @@ void ix_waves_describe(ix_run_t* r, air_sb_t* sb);
  * arena: true when handled (`*st` then holds the outcome). */
 bool ix_arena_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* st);
 bool ix_arena_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_status_t* st);
+/* The same on views (a compiled unit's hooks, unit.c): the alloc's view to *out. */
+bool ix_arena_alloc_view(ix_run_t* r, const air_op_t* op, air_memref_t* out, air_status_t* st);
+bool ix_arena_dealloc_view(ix_run_t* r, const air_op_t* op, const air_memref_t* v,
+                           air_status_t* st);
 
 #endif /* AIR_HAL_CPU_INTERP_WAVES_H_ */

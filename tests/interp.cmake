@@ -3,22 +3,14 @@
 # compute, tokens; test_interp_programs: the program corpus, run-time errors,
 # prepared and inline runs, copies, traces; test_watchdog: runs failed by the
 # watchdog).
-# Each also runs on the other paths (issue 14): every body interpreted with the
-# linalg ops' reference loops (AIR_DISPATCH_INTERPRET), and with the program's
-# units compiled by the code generator (JIT) and the library kernels. The default
-# run has library kernels and no units.
+# Each also runs on the other paths (issue 14, air_add_path_tests): every body
+# interpreted with the linalg ops' reference loops (AIR_DISPATCH_INTERPRET), and
+# with the program's units compiled by the code generator (JIT) and the library
+# kernels. The default run has library kernels and no units.
 foreach(t test_interp test_interp_programs test_watchdog)
   air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
   set_tests_properties(${t} PROPERTIES LABELS "concurrency")
-  add_test(NAME ${t}_interpreted COMMAND ${t})
-  set_tests_properties(${t}_interpreted PROPERTIES LABELS "concurrency" TIMEOUT 300
-    ENVIRONMENT "AIR_TEST_PATH=interpreted")
-  if(TARGET airrt_codegen_shared)
-    add_test(NAME ${t}_compiled COMMAND ${t})
-    set_tests_properties(${t}_compiled PROPERTIES LABELS "concurrency" TIMEOUT 300
-      ENVIRONMENT "AIR_TEST_PATH=compiled")
-    add_dependencies(${t} airrt_codegen_shared)
-  endif()
+  air_add_path_tests(${t})
 endforeach()
 # Access patterns (pattern.h) against the spec's rule, element by element.
 air_add_test(test_interp_patterns ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_patterns.c)

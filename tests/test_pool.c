@@ -1,5 +1,6 @@
 /* CPU worker pool: every task runs once, tasks may submit tasks, idle workers sleep,
- * and so does a thread blocked on a semaphore next to them. */
+ * and so does a thread blocked on a semaphore next to them; the spin count may be
+ * changed while the workers run. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -425,6 +426,62 @@ static void test_tree_each_task_once(void** state) {
   tree_run(2);
 }
 
+typedef struct {
+  air_pool_t* pool;
+  _Atomic int stop;
+  uint64_t sets;
+} spinner_t;
+
+static void* set_spin_main(void* arg) {
+  spinner_t* s = arg;
+  for (uint32_t i = 0; !atomic_load(&s->stop); ++i) {
+    air_pool_set_spin(s->pool, i % 2 ? 64 : 0);
+    ++s->sets;
+  }
+  return NULL;
+}
+
+/* air_pool_set_spin while the workers run (under TSan: no data race with the
+ * workers' reads of the count). Rounds of tasks leave the workers idle between
+ * them, so each round's idle spells read a count another thread keeps changing;
+ * every task still runs once, and with the count left at 0 the workers sleep. */
+static void test_set_spin_while_running(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  spinner_t sp = {.pool = pool};
+  pthread_t th;
+  test_threads_start(&th, 1, set_spin_main, &sp, sizeof sp);
+  enum { ROUNDS = 200, PER = 50 };
+  /* A record per task: a worker may still read its task after counting it. */
+  static counted_t tasks[ROUNDS * PER];
+  _Atomic uint64_t counter = 0;
+  _Atomic uint32_t seen = 0;
+  for (int i = 0; i < ROUNDS * PER; ++i) {
+    memset(&tasks[i], 0, sizeof tasks[i]);
+    tasks[i].task.fn = count_fn;
+    tasks[i].counter = &counter;
+    tasks[i].seen_by = &seen;
+  }
+  for (int r = 0; r < ROUNDS; ++r) {
+    for (int i = 0; i < PER; ++i) air_pool_submit(pool, &tasks[r * PER + i].task);
+    wait_count(&counter, (uint64_t)(r + 1) * PER);
+    assert_int_equal(atomic_load(&counter), (uint64_t)(r + 1) * PER);
+    if (r % 20 == 0) test_sleep_us(200); /* let the workers reach their idle spin */
+  }
+  atomic_store(&sp.stop, 1);
+  test_threads_join(&th, 1);
+  assert_true(sp.sets > 0);
+  air_pool_set_spin(pool, 0);
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (!air_pool_asleep(pool) && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_true(air_pool_asleep(pool));
+  air_pool_stats_t st;
+  air_pool_stats(pool, &st);
+  assert_int_equal(st.tasks_run, (uint64_t)ROUNDS * PER);
+  air_pool_destroy(pool);
+}
+
 static void test_bad_thread_count(void** state) {
   (void)state;
   air_pool_t* pool = NULL;
@@ -445,6 +502,7 @@ int main(void) {
       cmocka_unit_test(test_idle_worker_steals),
       cmocka_unit_test(test_one_worker_order),
       cmocka_unit_test(test_tree_each_task_once),
+      cmocka_unit_test(test_set_spin_while_running),
       cmocka_unit_test(test_bad_thread_count),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 # air-run: runs a program on a device (TOOLS.md, docs/air-run.md).
 add_executable(air-run
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/air_run_cli.c
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run_args.c
   ${CMAKE_CURRENT_SOURCE_DIR}/air_run_gpu.c
   ${CMAKE_CURRENT_SOURCE_DIR}/npy.c)

@@ -1,6 +1,7 @@
-/* air_run.h - what air-run's two files share: the parsed command line, the state of
- * one run, and the per-argument work of air_run_args.c (checking what the options
- * say against the entry's signature, filling each argument, writing outputs).
+/* air_run.h - what air-run's files share: the parsed command line (air_run_cli.h),
+ * the state of one run (air_run.c), the per-argument work of air_run_args.c
+ * (checking what the options say against the entry's signature, filling each
+ * argument, writing outputs) and the GPU artifact of air_run_gpu.c.
  */
 #ifndef AIR_TOOLS_AIR_RUN_H_
 #define AIR_TOOLS_AIR_RUN_H_
@@ -9,40 +10,8 @@
 #include <stdint.h>
 
 #include "air/air.h"
+#include "air_run_cli.h"
 #include "npy.h"
-
-#define MAX_ARGS 256
-
-/* One `--input I=...` or `--output I=PATH`. */
-typedef struct arg_spec_t {
-  uint32_t index;
-  int is_result; /* spelled rN */
-  const char* value;
-  const char* option; /* the option as written, for messages */
-} arg_spec_t;
-
-typedef struct run_options_t {
-  const char* file;
-  const char* entry;
-  const char* device;
-  arg_spec_t inputs[MAX_ARGS];
-  uint32_t n_inputs;
-  arg_spec_t outputs[MAX_ARGS];
-  uint32_t n_outputs;
-  int random;
-  uint64_t seed;
-  double timeout_s; /* 0 = none */
-  const char* trace;
-  const char* kernels[MAX_ARGS]; /* --kernels LIB.so, loaded in order */
-  uint32_t n_kernels;
-  int verbose;
-  int quiet;
-  int no_schedule;
-  int no_compile;   /* --no-compile: AIR_EXECUTABLE_NO_COMPILE + AIR_DISPATCH_INTERPRET */
-  const char* xclbin;     /* NPU: --xclbin FILE */
-  const char* xrt_kernel; /* NPU: --xrt-kernel NAME */
-  const char* insts;      /* NPU: --insts FILE */
-} run_options_t;
 
 /* Everything a run holds, released in one place. */
 typedef struct run_state_t {

@@ -56,7 +56,9 @@ struct air_pool_t {
   _Atomic uint32_t epoch;
   _Atomic bool stopping;
   _Atomic uint64_t wakes;
-  uint32_t spin;
+  /* Idle spin iterations: air_pool_set_spin may change it while workers run, so
+   * it is atomic; a relaxed load is enough (a tuning value, guarding no data). */
+  _Atomic uint32_t spin;
   uint32_t n_workers;
   worker_t* workers;
   air_allocator_t allocator;
@@ -152,7 +154,8 @@ static void* worker_main(void* arg) {
   tl_self = w;
   for (;;) {
     air_task_t* t = take(p, w);
-    for (uint32_t i = 0; !t && i < p->spin; ++i) {
+    uint32_t spin = t ? 0 : atomic_load_explicit(&p->spin, memory_order_relaxed);
+    for (uint32_t i = 0; !t && i < spin; ++i) {
       air_cpu_relax();
       t = take(p, w);
     }
@@ -226,7 +229,7 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
   }
   memset(p, 0, sizeof(*p));
   atomic_flag_clear(&p->shared.lock);
-  p->spin = 2000;
+  atomic_init(&p->spin, 2000);
   p->allocator = a;
   p->workers = w;
   for (uint32_t i = 0; i < threads; ++i) {
@@ -308,7 +311,9 @@ uint32_t air_pool_queued(const air_pool_t* p) {
   return atomic_load_explicit(&((air_pool_t*)p)->queued, memory_order_relaxed);
 }
 
-void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) { p->spin = spin_iterations; }
+void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) {
+  atomic_store_explicit(&p->spin, spin_iterations, memory_order_relaxed);
+}
 
 void air_pool_stats(const air_pool_t* p, air_pool_stats_t* out) {
   air_pool_t* q = (air_pool_t*)p;

@@ -69,7 +69,10 @@ void air_pool_submit(air_pool_t* pool, air_task_t* task);
 void air_pool_submit_chain(air_pool_t* pool, air_task_t* first, air_task_t* last,
                            uint32_t count);
 
-/* Spin iterations an idle worker makes before sleeping (default 2000). */
+/* Spin iterations an idle worker makes before sleeping (default 2000). Safe to
+ * call while workers run: each worker reads the value (a relaxed atomic load)
+ * when it finds the queue empty, so the new count applies from its next idle
+ * spell; a spell already under way finishes with the count it read. */
 void air_pool_set_spin(air_pool_t* pool, uint32_t spin_iterations);
 void air_pool_stats(const air_pool_t* pool, air_pool_stats_t* out);
 

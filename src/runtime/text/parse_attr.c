@@ -166,6 +166,17 @@ static bool try_type(air_parser_t* P, air_tid_t* out) {
   return false;
 }
 
+/* A type used as an attribute (`!air.token`, `f32`, `memref<4xf32>`); text that
+ * does not parse as a type the parser knows is kept opaque. */
+static air_status_t type_attr(air_parser_t* P, air_attr_t* out) {
+  air_tid_t ty;
+  if (!try_type(P, &ty)) return opaque_attr(P, out);
+  if (!ty) return air_parse_oom(P);
+  out->kind = AIR_ATTR_TYPE;
+  out->type = ty;
+  return NULL;
+}
+
 /*---------------------------------------------------------------------------*/
 /* Attributes                                                                */
 /*---------------------------------------------------------------------------*/
@@ -456,17 +467,7 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
       }
       break;
     }
-    case AIR_TK_BANG: {
-      air_tid_t ty;
-      if (try_type(P, &ty)) {
-        if (!ty) return air_parse_oom(P);
-        out->kind = AIR_ATTR_TYPE;
-        out->type = ty;
-      } else {
-        s = opaque_attr(P, out);
-      }
-      break;
-    }
+    case AIR_TK_BANG: s = type_attr(P, out); break;
     case AIR_TK_LPAREN: s = opaque_attr(P, out); break;
     case AIR_TK_BARE:
       if (air_parse_tok_is(t, "true") || air_parse_tok_is(t, "false")) {
@@ -481,14 +482,7 @@ air_status_t air_parse_attr(air_parser_t* P, air_attr_t* out) {
       } else if (air_parse_tok_is(t, "array") && air_parse_tok_followed_by(P, '<')) {
         s = parse_dense(P, out);
       } else if (air_parse_elem(t->s, t->len) != AIR_ELEM_NONE || air_parse_tok_is(t, "memref")) {
-        air_tid_t ty;
-        if (try_type(P, &ty)) {
-          if (!ty) return air_parse_oom(P);
-          out->kind = AIR_ATTR_TYPE;
-          out->type = ty;
-        } else {
-          s = opaque_attr(P, out);
-        }
+        s = type_attr(P, out);
       } else if (air_parse_tok_followed_by(P, '<') || is_foreign_type_name(t)) {
         s = opaque_attr(P, out);
       } else {

@@ -6,9 +6,11 @@
  *  - a depth-1 ping-pong whose sides are slowed by turns (a loop of a varying
  *    length between ops), so the partner's wait ends sometimes in the spin and
  *    sometimes parked, both ways, many rounds;
- *  - four PEs putting to one lane (depth 2) and one get draining it: putters
+ *  - four PEs putting to one lane (depth 1 and 2) and one get draining it: putters
  *    park on a full lane and are woken as it drains; the sum of what arrived
  *    and the per-PE order are checked;
+ *  - a put copying straight into a waiting get's strided destination (and a
+ *    strided put source), depth 1 and 2, waits ending spun, offered or parked;
  *  - a blocked put with no get named in the deadlock report.
  * Every program runs on the pool of two workers and on a pool of one. */
 #include <setjmp.h>
@@ -31,6 +33,21 @@ static air_arg_t index_arg(int64_t v) {
   a.elem = AIR_ELEM_INDEX;
   a.i = v;
   return a;
+}
+
+/* `text` with every @DEPTH@ replaced by `depth` (a fixed-size buffer: the
+ * programs here are small). */
+static void with_depth(char* out, size_t cap, const char* text, const char* depth) {
+  size_t n = 0;
+  for (const char* t = text; *t && n + 8 < cap;) {
+    if (!strncmp(t, "@DEPTH@", 7)) {
+      n += (size_t)snprintf(out + n, cap - n, "%s", depth);
+      t += 7;
+    } else {
+      out[n++] = *t++;
+    }
+  }
+  out[n] = 0;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -122,7 +139,7 @@ static void test_pingpong_spin_and_park(void** state) {
  * gets all 400 in turn into %o. Which PE's put goes first is not fixed, but
  * each PE's values arrive in its own order, each exactly once. */
 static const char k_fan_in[] =
-    "air.channel @c [1] {depth = 2}\n"
+    "air.channel @c [1] {depth = @DEPTH@}\n"
     "func.func @fan(%o: memref<400xi32>) {\n"
     "  %c1 = arith.constant 1 : index\n"
     "  air.launch (%l) in (%nl=%c1) args(%lo=%o) : memref<400xi32> {\n"
@@ -160,24 +177,126 @@ static const char k_fan_in[] =
 static void test_fan_in(void** state) {
   test_exec_t* x = *state;
   air_pool_t* one = NULL;
-  air_program_t* p = test_load_text(x->ctx, "fan.mlir", k_fan_in);
-  for (int k = 0; k < 2; ++k)
-    for (int rep = 0; rep < 10; ++rep) {
-      int32_t o[400];
-      memset(o, 0xff, sizeof o);
-      air_arg_t args[1] = {test_mref(o, AIR_ELEM_I32, 1, (int64_t)400)};
-      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "fan", args, 1));
-      int next[4] = {0, 0, 0, 0};
-      for (int i = 0; i < 400; ++i) {
-        int pe = o[i] / 1000, v = o[i] % 1000;
-        assert_true(pe >= 0 && pe < 4);
-        assert_int_equal(v, next[pe]); /* in the PE's order, none lost or doubled */
-        next[pe]++;
+  for (int d = 1; d <= 2; ++d) { /* depth 1 and 2 */
+    char text[sizeof k_fan_in + 16];
+    with_depth(text, sizeof text, k_fan_in, d == 1 ? "1" : "2");
+    air_program_t* p = test_load_text(x->ctx, "fan.mlir", text);
+    for (int k = 0; k < 2; ++k)
+      for (int rep = 0; rep < 10; ++rep) {
+        int32_t o[400];
+        memset(o, 0xff, sizeof o);
+        air_arg_t args[1] = {test_mref(o, AIR_ELEM_I32, 1, (int64_t)400)};
+        test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "fan", args, 1));
+        int next[4] = {0, 0, 0, 0};
+        for (int i = 0; i < 400; ++i) {
+          int pe = o[i] / 1000, v = o[i] % 1000;
+          assert_true(pe >= 0 && pe < 4);
+          assert_int_equal(v, next[pe]); /* in the PE's order, none lost or doubled */
+          next[pe]++;
+        }
+        for (int pe = 0; pe < 4; ++pe) assert_int_equal(next[pe], 100);
       }
-      for (int pe = 0; pe < 4; ++pe) assert_int_equal(next[pe], 100);
-    }
+    air_program_destroy(p);
+  }
   if (one) air_pool_destroy(one);
-  air_program_destroy(p);
+}
+
+/*---------------------------------------------------------------------------*/
+
+/* Straight into a waiting get (channel.c: a get whose transfer is next offers
+ * its destination while it spins, and the put copies into it). Round i of 64:
+ * @a puts in[4i .. 4i+3] on @ping and gets @pong into column i of %oa (a 4x64
+ * row-major matrix: elements i, i+64, i+128, i+192, a strided destination);
+ * @b gets @ping into column i of %ob and puts that column back (a strided
+ * source). Each side first works (i * 37 mod 11) * %w loop iterations, so a get
+ * is found waiting, or not, or parked. Both outputs must hold exactly in[4i + r]
+ * at row r, column i: a copy that ignored the stride, went to the wrong get or
+ * came out of order shows. @DEPTH@ is 1 or 2. */
+static const char k_strided[] =
+    "air.channel @ping [1] {depth = @DEPTH@}\n"
+    "air.channel @pong [1] {depth = @DEPTH@}\n"
+    "func.func @sp(%in: memref<256xi32>, %oa: memref<256xi32>, %ob: memref<256xi32>, "
+    "%w: index) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.launch (%l) in (%nl=%c1) args(%li=%in, %la=%oa, %lb=%ob, %lw=%w) : memref<256xi32>, "
+    "memref<256xi32>, memref<256xi32>, index {\n"
+    "    air.segment @s args(%si=%li, %sa=%la, %sb=%lb, %sw=%lw) : memref<256xi32>, "
+    "memref<256xi32>, memref<256xi32>, index {\n"
+    "      %c1s = arith.constant 1 : index\n"
+    "      %co = air.token.alloc : !air.token\n"
+    "      %ha = air.herd @a async tile (%x) in (%sx=%c1s) args(%hi=%si, %ho=%sa, %hw=%sw) : "
+    "memref<256xi32>, memref<256xi32>, index [concurrency = [%co]] {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %four = arith.constant 4 : index\n"
+    "        %n = arith.constant 64 : index\n"
+    "        %k = arith.constant 37 : index\n"
+    "        %m = arith.constant 11 : index\n"
+    "        scf.for %i = %c0 to %n step %one {\n"
+    "          %ik = arith.muli %i, %k : index\n"
+    "          %r = arith.remui %ik, %m : index\n"
+    "          %spin = arith.muli %r, %hw : index\n"
+    "          scf.for %j = %c0 to %spin step %one {\n"
+    "            %z = arith.addi %j, %one : index\n"
+    "          }\n"
+    "          %off = arith.muli %i, %four : index\n"
+    "          air.channel.put @ping[%c0] (%hi[%off] [%four] [%one]) : (memref<256xi32>)\n"
+    "          air.channel.get @pong[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
+    "        }\n"
+    "      }\n"
+    "      %hb = air.herd @b async tile (%x) in (%sx=%c1s) args(%ho=%sb, %hw=%sw) : "
+    "memref<256xi32>, index [concurrency = [%co]] {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %four = arith.constant 4 : index\n"
+    "        %n = arith.constant 64 : index\n"
+    "        %k = arith.constant 53 : index\n"
+    "        %m = arith.constant 13 : index\n"
+    "        scf.for %i = %c0 to %n step %one {\n"
+    "          %ik = arith.muli %i, %k : index\n"
+    "          %r = arith.remui %ik, %m : index\n"
+    "          %spin = arith.muli %r, %hw : index\n"
+    "          scf.for %j = %c0 to %spin step %one {\n"
+    "            %z = arith.addi %j, %one : index\n"
+    "          }\n"
+    "          air.channel.get @ping[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
+    "          air.channel.put @pong[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
+    "        }\n"
+    "      }\n"
+    "      air.wait_all [%ha, %hb]\n"
+    "    }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+static void test_straight_into_get_strided(void** state) {
+  test_exec_t* x = *state;
+  air_pool_t* one = NULL;
+  static const char* const k_depths[] = {"1", "2"};
+  static const int64_t k_work[] = {0, 3, 40, 400};
+  int32_t in[256], oa[256], ob[256], want[256];
+  for (int i = 0; i < 256; ++i) in[i] = i * 7919 + 13;
+  for (int r = 0; r < 4; ++r)
+    for (int i = 0; i < 64; ++i) want[r * 64 + i] = in[4 * i + r];
+  for (size_t d = 0; d < 2; ++d) {
+    char text[sizeof k_strided + 16];
+    with_depth(text, sizeof text, k_strided, k_depths[d]);
+    air_program_t* p = test_load_text(x->ctx, "strided.mlir", text);
+    for (int k = 0; k < 2; ++k)
+      for (size_t w = 0; w < sizeof k_work / sizeof *k_work; ++w)
+        for (int rep = 0; rep < 3; ++rep) {
+          memset(oa, 0, sizeof oa), memset(ob, 0, sizeof ob);
+          air_arg_t args[4] = {test_mref(in, AIR_ELEM_I32, 1, (int64_t)256),
+                               test_mref(oa, AIR_ELEM_I32, 1, (int64_t)256),
+                               test_mref(ob, AIR_ELEM_I32, 1, (int64_t)256),
+                               index_arg(k_work[w])};
+          test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "sp", args, 4));
+          assert_memory_equal(ob, want, sizeof want);
+          assert_memory_equal(oa, want, sizeof want);
+        }
+    air_program_destroy(p);
+  }
+  if (one) air_pool_destroy(one);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -214,12 +333,65 @@ static void test_full_lane_report(void** state) {
   air_program_destroy(p);
 }
 
+/* One put and %n gets on a depth-1 channel, in two herds: with %n = 2 the first
+ * get takes the put's transfer (straight, when it waits first) and the second
+ * waits for a put that never comes, spinning with its offer open, then parked
+ * with it withdrawn: the deadlock report names the empty lane. */
+static const char k_empty[] =
+    "air.channel @c [1]\n"
+    "func.func @empty(%a: memref<4xi32>, %b: memref<4xi32>, %n: index) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.launch (%l) in (%nl=%c1) args(%la=%a, %lb=%b, %ln=%n) : memref<4xi32>, "
+    "memref<4xi32>, index {\n"
+    "    air.segment @s args(%sa=%la, %sb=%lb, %sn=%ln) : memref<4xi32>, memref<4xi32>, index {\n"
+    "      %c1s = arith.constant 1 : index\n"
+    "      %ha = air.herd @a async tile (%x) in (%sx=%c1s) args(%ha2=%sa) : memref<4xi32> {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        air.channel.put @c[%c0] (%ha2[] [] []) : (memref<4xi32>)\n"
+    "      }\n"
+    "      %hb = air.herd @b async tile (%x) in (%sx=%c1s) args(%hb2=%sb, %hn=%sn) : "
+    "memref<4xi32>, index {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        scf.for %i = %c0 to %hn step %one {\n"
+    "          air.channel.get @c[%c0] (%hb2[] [] []) : (memref<4xi32>)\n"
+    "        }\n"
+    "      }\n"
+    "      air.wait_all [%ha, %hb]\n"
+    "    }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+static void test_empty_lane_report(void** state) {
+  test_exec_t* x = *state;
+  air_pool_t* one = NULL;
+  air_program_t* p = test_load_text(x->ctx, "empty.mlir", k_empty);
+  for (int k = 0; k < 2; ++k)
+    for (int rep = 0; rep < 3; ++rep) {
+      int32_t a[4] = {1, 2, 3, 4}, b[4] = {0, 0, 0, 0};
+      air_arg_t args[3] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)4),
+                           test_mref(b, AIR_ELEM_I32, 1, (int64_t)4), index_arg(2)};
+      air_status_t st = test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "empty", args, 3);
+      assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
+      test_expect_in(air_status_message(st), "%s",
+                     "empty.mlir:15:11: air.channel.get @c[0] blocked: no put");
+      air_status_free(st);
+      assert_memory_equal(b, a, sizeof a); /* the first get's transfer arrived */
+    }
+  if (one) air_pool_destroy(one);
+  air_program_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pingpong_spin_and_park, test_exec_setup,
                                       test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_fan_in, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_straight_into_get_strided, test_exec_setup,
+                                      test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_full_lane_report, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_empty_lane_report, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

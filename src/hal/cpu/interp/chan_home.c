@@ -69,13 +69,7 @@ static int proxy_step(ix_strand_t* s, ix_proxy_t* P) {
     x->line = P->line;
     x->col = P->col;
     ix_lane_unlock(q);
-    if (x->cap < P->n) {
-      void* nb = ix_cache_get(r->cache, &r->alloc, P->n);
-      if (!nb) return ix_oom(s);
-      ix_cache_put(r->cache, &r->alloc, x->buf, x->cap);
-      x->buf = nb;
-      x->cap = P->n;
-    }
+    if (!ix_xfer_room(r, x, P->n)) return ix_oom(s);
     if (P->n) memcpy(x->buf, P->bytes, P->n);
     ix_lane_lock(q);
     bool wake = ix_lane_put_done(q, x);
@@ -113,11 +107,7 @@ void ix_chan_on_message(ix_run_t* r, uint32_t from, const ix_wmsg_t* m, const vo
     return;
   }
   ix_wake_t w = {0};
-  ix_lock(r);
-  if (r->live == 0) { /* the run is ending */
-    ix_unlock(r);
-    return;
-  }
+  if (!ix_wire_lock_live(r)) return; /* the run is ending: nothing waits for it */
   ix_wire_recvd_locked(r);
   ix_space_t* sp = ix_wire_lanes(r);
   ix_chan_t* c = m->chan < r->tab.n_chans ? &r->tab.chans[m->chan] : NULL;

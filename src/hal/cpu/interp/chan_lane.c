@@ -25,15 +25,37 @@ void ix_lane_index(const ix_chan_t* c, uint64_t p, uint64_t rv, int64_t* idx) {
 static void* cget(ix_run_t* r, size_t n) { return ix_cache_get_zero(r->cache, &r->alloc, n); }
 static void cput(ix_run_t* r, void* p, size_t n) { ix_cache_put(r->cache, &r->alloc, p, n); }
 
+/* What every op reads (spaces, their lane tables and rows) or a transfer writes
+ * (lanes) sits on cache lines of its own: a small block from the cache shares
+ * its line with whatever came next, and one row that shared a line with another
+ * lane's hot fields cost a miss per transfer (issue 14, session 5). The block's
+ * start is kept in the word before the aligned pointer (the allocator aligns to
+ * at least 8, so there is always room). */
+enum { LINE = 64 };
+static size_t line_bytes(size_t n) { return (n + LINE - 1) / LINE * LINE + LINE; }
+static void* aget(ix_run_t* r, size_t n) {
+  char* m = cget(r, line_bytes(n));
+  if (!m) return NULL;
+  char* p = (char*)(((uintptr_t)m + LINE) & ~(uintptr_t)(LINE - 1));
+  memcpy(p - sizeof m, &m, sizeof m);
+  return p;
+}
+static void aput(ix_run_t* r, void* p, size_t n) {
+  if (!p) return;
+  char* m;
+  memcpy(&m, (char*)p - sizeof m, sizeof m);
+  cput(r, m, line_bytes(n));
+}
+
 static size_t lanes_bytes(const ix_run_t* r) {
   return (r->tab.n_chans ? r->tab.n_chans : 1) * sizeof(ix_lane_t**);
 }
 
 static ix_space_t* space_make(ix_run_t* r, bool own_lanes) {
-  ix_space_t* sp = cget(r, sizeof *sp);
+  ix_space_t* sp = aget(r, sizeof *sp);
   if (!sp) return NULL;
-  if (own_lanes && !(sp->lanes = cget(r, lanes_bytes(r)))) {
-    cput(r, sp, sizeof *sp);
+  if (own_lanes && !(sp->lanes = aget(r, lanes_bytes(r)))) {
+    aput(r, sp, sizeof *sp);
     return NULL;
   }
   ix_lock(r);
@@ -82,16 +104,14 @@ void ix_spaces_free(ix_run_t* r) {
       for (uint64_t j = 0; sp->lanes[i] && j < c->n_put; ++j) {
         ix_lane_t* q = sp->lanes[i][j];
         if (!q) continue;
-        for (int64_t k = 0; k < c->depth; ++k) cput(r, q->ring[k].buf, q->ring[k].cap);
-        cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
-        cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
-        cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
-        cput(r, q, sizeof *q);
+        for (int64_t k = 0; k < c->depth; ++k)
+          if (q->ring[k].own) cput(r, q->ring[k].buf, q->ring[k].cap);
+        cput(r, q->mem, q->mem_size);
       }
-      if (sp->lanes[i]) cput(r, sp->lanes[i], c->n_put * sizeof(ix_lane_t*));
+      if (sp->lanes[i]) aput(r, sp->lanes[i], c->n_put * sizeof(ix_lane_t*));
     }
-    if (sp->lanes) cput(r, sp->lanes, lanes_bytes(r));
-    cput(r, sp, sizeof *sp);
+    if (sp->lanes) aput(r, sp->lanes, lanes_bytes(r));
+    aput(r, sp, sizeof *sp);
   }
 }
 
@@ -109,6 +129,36 @@ uint32_t ix_lane_home(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* 
   return home == r->transport->process ? IX_HERE : home;
 }
 
+/* A lane of `c` in one block (chan_lane.h): the lane's two lines, the ring
+ * (an entry a line), the entries' inline bytes, and per-receiver tickets and
+ * wait lists when there are several receivers (one receiver's are in the lane). */
+static ix_lane_t* lane_make(ix_run_t* r, const ix_chan_t* c) {
+  size_t depth = (size_t)c->depth, nr = c->n_recv;
+  size_t ring_at = sizeof(ix_lane_t), bytes_at = ring_at + depth * sizeof(ix_xfer_t);
+  size_t recv_at = bytes_at + depth * IX_LANE_SMALL;
+  size_t size = recv_at + (nr > 1 ? nr * (sizeof(uint64_t) + sizeof(ix_wlist_t)) : 0);
+  size_t mem_size = line_bytes(size); /* whole lines: the last one shared with nothing */
+  char* m = cget(r, mem_size);
+  if (!m) return NULL;
+  char* b = (char*)(((uintptr_t)m + LINE - 1) & ~(uintptr_t)(LINE - 1));
+  ix_lane_t* q = (ix_lane_t*)b;
+  q->mem = m;
+  q->mem_size = mem_size;
+  q->ring = (ix_xfer_t*)(b + ring_at);
+  for (size_t k = 0; k < depth; ++k) {
+    q->ring[k].buf = b + bytes_at + k * IX_LANE_SMALL;
+    q->ring[k].cap = IX_LANE_SMALL;
+  }
+  if (nr > 1) {
+    q->get_issued = (uint64_t*)(b + recv_at);
+    q->getters = (ix_wlist_t*)(b + recv_at + nr * sizeof(uint64_t));
+  } else {
+    q->get_issued = &q->get0;
+    q->getters = &q->getter0;
+  }
+  return q;
+}
+
 /* Under the run lock. The lane tables are published with release stores, so
  * ix_lane_get finds a made lane without the run lock. */
 ix_lane_t* ix_lane_of_locked(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
@@ -117,22 +167,12 @@ ix_lane_t* ix_lane_of_locked(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t
   uint32_t ci = (uint32_t)(c - r->tab.chans);
   ix_lane_t** row = sp->lanes[ci];
   if (!row) {
-    if (!(row = cget(r, c->n_put * sizeof(ix_lane_t*)))) return NULL;
+    if (!(row = aget(r, c->n_put * sizeof(ix_lane_t*)))) return NULL;
     __atomic_store_n(&sp->lanes[ci], row, __ATOMIC_RELEASE);
   }
   if (row[p]) return row[p];
-  ix_lane_t* q = cget(r, sizeof *q);
+  ix_lane_t* q = lane_make(r, c);
   if (!q) return NULL;
-  q->ring = cget(r, (size_t)c->depth * sizeof(ix_xfer_t));
-  q->get_issued = cget(r, c->n_recv * sizeof(uint64_t));
-  q->getters = cget(r, c->n_recv * sizeof(ix_wlist_t));
-  if (!q->ring || !q->get_issued || !q->getters) {
-    cput(r, q->ring, (size_t)c->depth * sizeof(ix_xfer_t));
-    cput(r, q->get_issued, c->n_recv * sizeof(uint64_t));
-    cput(r, q->getters, c->n_recv * sizeof(ix_wlist_t));
-    cput(r, q, sizeof *q);
-    return NULL;
-  }
   __atomic_store_n(&row[p], q, __ATOMIC_RELEASE);
   return q;
 }
@@ -147,6 +187,17 @@ ix_lane_t* ix_lane_get(ix_run_t* r, ix_space_t* sp, ix_chan_t* c, uint64_t p) {
   q = ix_lane_of_locked(r, sp, c, p);
   ix_unlock(r);
   return q;
+}
+
+bool ix_xfer_room(ix_run_t* r, ix_xfer_t* x, size_t bytes) {
+  if (x->cap >= bytes) return true;
+  void* nb = ix_cache_get(r->cache, &r->alloc, bytes);
+  if (!nb) return false;
+  if (x->own) ix_cache_put(r->cache, &r->alloc, x->buf, x->cap);
+  x->buf = nb;
+  x->cap = bytes;
+  x->own = true;
+  return true;
 }
 
 bool ix_lane_put_done(ix_lane_t* q, ix_xfer_t* x) {
@@ -234,13 +285,14 @@ enum { SPIN_NS = 10000 };
  * waits in the pool's queue (the partner may be that work, and this worker
  * should run it instead). */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
-                     uint64_t depth) {
-  if (air_pool_threads(r->pool) < 2) return false;
+                  uint64_t depth, bool offered) {
+  if (!ix_lane_may_spin(r)) return false;
   int64_t deadline = 0;
   for (uint32_t i = 0;; ++i) {
     if (put ? t < __atomic_load_n(&q->head, __ATOMIC_ACQUIRE) + depth
-            : __atomic_load_n(&x->state, __ATOMIC_ACQUIRE) == IX_X_FULL &&
-                  __atomic_load_n(&x->seq, __ATOMIC_RELAXED) == t)
+            : (offered && atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1) ||
+                  (__atomic_load_n(&x->state, __ATOMIC_ACQUIRE) == IX_X_FULL &&
+                   __atomic_load_n(&x->seq, __ATOMIC_RELAXED) == t))
       return true;
     if ((i & 7) == 0) {
       int64_t now = air_time_now_ns();

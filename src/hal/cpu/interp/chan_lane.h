@@ -26,8 +26,10 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
+#include "hal/cpu/interp/pattern.h"
 #include "hal/cpu/interp/strand.h"
 #include "hal/cpu/interp/tables.h"
 
@@ -35,29 +37,60 @@
  * at an index writes transfer k, the k-th get issued at a receiver reads it. */
 enum { IX_X_FREE = 0, IX_X_FILLING, IX_X_FULL, IX_X_DONE };
 
+/* Transfers up to this size are copied under the lane lock: the copy costs less
+ * than a second lock round trip between the workers. Each ring entry has this
+ * many bytes of its own in the lane's block, so they need no buffer of their own. */
+enum { IX_LANE_SMALL = 512 };
+
+/* One ring entry, on a cache line of its own (issue 14, session 5: an entry that
+ * shared a line with another object's hot fields cost a miss per transfer). */
 typedef struct ix_xfer_t {
-  void* buf;
-  size_t cap;
+  _Alignas(64) uint64_t seq; /* transfer held (valid unless FREE) */
   int64_t count;
-  uint64_t seq;            /* transfer held (valid unless FREE) */
+  void* buf;               /* the entry's inline bytes, or a cache block when `own` */
+  size_t cap;
   uint32_t elem;
   uint32_t readers_left;
-  uint8_t state;
   uint32_t line, col;      /* the put that sent it, for messages */
+  uint8_t state;
+  bool own;
 } ix_xfer_t;
 
-/* One put index of a channel in one space. The fields up to `ring` are the
- * transfer's (under `lock`); the wait lists are the run lock's. */
+/* One put index of a channel in one space, in one block of its own aligned to
+ * a cache line: line 0 holds all a transfer changes (under `lock`), so a put
+ * and a get on the lane move that line and the data, and little else; line 1
+ * what is set when the lane is made, and the wait lists (the run lock's); line
+ * 2 the flag a get with an open offer spins on; then the ring's entries, the
+ * entries' inline bytes, and per-receiver arrays when the channel broadcasts.
+ *
+ * The offer (channel.c) is a get's whose transfer is the lane's next one, to
+ * take it straight into its destination: while it is open, the get's ticket is
+ * `head` (only reading that transfer moves the head), so it needs no ticket of
+ * its own. The get spins on `taken` (line 2), not on line 0, which the put
+ * works on meanwhile, nor on its own stack, which it writes again at once. */
 typedef struct ix_lane_t {
-  _Atomic uint32_t lock;
+  _Alignas(64) _Atomic uint32_t lock;
   _Atomic uint32_t parked_puts, parked_gets; /* waiters on the lists below */
+  uint32_t offer_count;    /* the offer's element count, */
   uint64_t head;           /* oldest transfer not yet read by every receiver */
   uint64_t put_issued;     /* tickets handed to puts */
+  uint64_t get0;           /* receiver 0's tickets, when there is one receiver */
+  void* offer_to;          /* ... its destination: bytes (offer_flat) or an ix_pat_t, */
+  uint8_t offer_elem;      /* ... its element type, */
+  bool offer_flat;         /* ... whether offer_to is a contiguous run, */
+  bool offer_open;         /* ... and whether there is one */
+  _Alignas(64) ix_xfer_t* ring; /* depth entries; transfer k lives in entry k % depth */
   uint64_t* get_issued;    /* per receiver: tickets handed to gets */
-  ix_xfer_t* ring;         /* depth entries; transfer k lives in entry k % depth */
-  ix_wlist_t putters;
   ix_wlist_t* getters;     /* per receiver */
+  ix_wlist_t putters;
+  ix_wlist_t getter0;
+  void* mem;               /* the block (cache.h) */
+  size_t mem_size;
+  /* 1 + the last transfer a put copied straight into its waiting get (set
+   * under the lock). */
+  _Alignas(64) _Atomic uint64_t taken;
 } ix_lane_t;
+_Static_assert(offsetof(ix_lane_t, ring) == 64, "a transfer's fields fill the lane's line 0");
 
 struct ix_rank_t;
 
@@ -117,10 +150,6 @@ static inline void ix_lane_unlock(ix_lane_t* q) {
   atomic_store_explicit(&q->lock, 0, memory_order_release);
 }
 
-/* Transfers up to this size are copied under the lane lock: the copy costs less
- * than a second lock round trip between the workers. */
-enum { IX_LANE_SMALL = 512 };
-
 enum { IX_HERE = UINT32_MAX };
 
 /* The process holding lane p of `c` for a strand in `sp`, or IX_HERE (see
@@ -144,6 +173,9 @@ static inline bool ix_lane_blocked(const ix_lane_t* q, bool put, uint64_t t, uin
   const ix_xfer_t* x = &q->ring[t % depth];
   return x->seq != t || x->state != IX_X_FULL;
 }
+/* Entry x holds at least `bytes` (a cache block when its inline bytes are too
+ * few); false when out of memory. By whoever fills x. */
+bool ix_xfer_room(ix_run_t* r, ix_xfer_t* x, size_t bytes);
 /* Under the lane lock: transfer t is in entry x; true when a parked get may
  * wait for it (call ix_lane_wake after the lane lock). */
 bool ix_lane_put_done(ix_lane_t* q, ix_xfer_t* x);
@@ -159,9 +191,12 @@ void ix_lane_wake(ix_run_t* r, const ix_chan_t* c, ix_lane_t* q, bool gets, uint
  * run is failing), or IX_CONT: not parked, try again. `op` is NULL for a proxy. */
 int ix_lane_park(ix_strand_t* s, uint8_t why, const air_op_t* op, const ix_chan_t* c,
                  ix_lane_t* q, const int64_t* idx, uint64_t rv, uint64_t t);
+/* Whether spinning may pay: only while the partner may run on another worker. */
+static inline bool ix_lane_may_spin(ix_run_t* r) { return air_pool_threads(r->pool) >= 2; }
 /* Not under the lane lock: watches for a few microseconds until the get's
- * transfer t is in entry x or the put's slot is free; true when it is. */
+ * transfer t is in entry x (or, `offered`, a put took it straight) or the put's
+ * slot is free; true when it is. */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
-                  uint64_t depth);
+                  uint64_t depth, bool offered);
 
 #endif /* AIR_HAL_CPU_INTERP_CHAN_LANE_H_ */

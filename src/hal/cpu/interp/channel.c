@@ -201,6 +201,37 @@ static void put_fill(ix_xfer_t* x, const ix_pat_t* pat, bool padded, const int64
   }
 }
 
+/* The op's access pattern. The commonest side, a dense 1-d run (`[] [] []` or
+ * `[o] [n] [1]` on a 1-d view), is recognised from the lists (ix_flat_side_1d
+ * makes every check ix_pat_make would) and written as its 1-d pattern
+ * directly, without the general builder: it is on every op's critical path. */
+static air_status_t chan_pat(ix_run_t* r, ix_env_t* e, const air_op_t* op,
+                             const air_memref_t* v, ix_pat_t* pat) {
+  int64_t vals[3][IX_MAX_PAT];
+  ix_lists_t l;
+  air_status_t st = ix_lists_eval(r, e, op, op->lists, vals, &l);
+  if (st) return st;
+  ix_flat_t fl = ix_flat_side_1d(v, &l);
+  if (fl.kind != IX_FLAT_YES) return ix_pat_from(r, op, v, &l, pat);
+  pat->base = v->data;
+  pat->start = fl.start;
+  pat->esize = air_elem_size((air_elem_kind_t)v->elem);
+  pat->n = 1;
+  pat->size[0] = fl.count;
+  pat->stride[0] = 1;
+  return NULL;
+}
+
+/* A put or get whose transfer went straight from the put to the get (no trace
+ * runs then, so there is nothing to record). */
+static int chan_done(ix_strand_t* s, ix_frame_t* f, const ix_chan_t* c, const int64_t* idx,
+                     const air_op_t* op) {
+  f->tk_op = NULL;
+  chan_trace(s, c, idx, op, 0);
+  ix_next(s);
+  return IX_CONT;
+}
+
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
@@ -214,7 +245,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;
-  if (!st) st = ix_pat_of(r, e, op, v, op->lists, &pat);
+  if (!st) st = chan_pat(r, e, op, v, &pat);
   /* Padding (pad_before / pad_after) widens what a put sends, as a mem tile's
    * MM2S inserts zeros; a get has nothing to pad. */
   int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];
@@ -241,6 +272,10 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
 
   ix_lane_t* q = ix_lane_get(r, s->space, c, p);
   if (!q) return chan_fail(s, AIR_STATUS_OOM(&r->alloc, "channel lane"));
+  size_t bytes = (size_t)count * esize;
+  /* Straight into a waiting get (both small, one receiver, no padding, no
+   * trace): the put copies into the get's destination under the lane lock. */
+  bool direct = c->n_recv == 1 && bytes <= IX_LANE_SMALL && !padded && !r->trace;
   ix_lane_lock(q);
   if (f->tk_op != op) {
     f->ticket = ix_lane_ticket(q, put, rv);
@@ -249,9 +284,30 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint64_t t = f->ticket;
   ix_xfer_t* x = &q->ring[t % depth];
   if (ix_lane_blocked(q, put, t, depth)) {
+    /* A get whose transfer is the lane's next one offers its destination while
+     * it spins (on the lane's `taken`): the put then copies once, into it,
+     * instead of into the ring and out again, and the two move the lane's
+     * line 0, its `taken` and the data. */
+    bool offer = direct && !put && t == q->head && ix_lane_may_spin(r);
+    if (offer) {
+      q->offer_flat = pat.n == 1 && pat.stride[0] == 1;
+      q->offer_to = q->offer_flat ? (void*)(pat.base + pat.start * (int64_t)pat.esize) : &pat;
+      q->offer_count = (uint32_t)count;
+      q->offer_elem = (uint8_t)v->elem;
+      q->offer_open = true;
+    }
     ix_lane_unlock(q);
-    ix_lane_spin(r, put, q, x, t, depth);
+    if (ix_lane_spin(r, put, q, x, t, depth, offer) && offer &&
+        atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1)
+      return chan_done(s, f, c, idx, op);
     ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
+    if (offer) {
+      if (atomic_load_explicit(&q->taken, memory_order_relaxed) == t + 1) {
+        ix_lane_unlock(q);
+        return chan_done(s, f, c, idx, op);
+      }
+      q->offer_open = false; /* withdrawn: `pat` dies with this call */
+    }
     while (ix_lane_blocked(q, put, t, depth)) {
       int rc = ix_lane_park(s, put ? IX_WHY_PUT : IX_WHY_GET, op, c, q, idx, rv, t);
       if (rc != IX_CONT) return rc;
@@ -260,6 +316,27 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   }
   int64_t t0;
   bool wake;
+  if (put && direct && q->offer_open && t == q->head && q->offer_count == count &&
+      q->offer_elem == v->elem) {
+    /* The get of transfer t waits with its destination (an open offer's
+     * ticket is the head): transfer t skips the ring. */
+    if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
+      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
+    } else if (count && q->offer_flat) {
+      ix_pat_t lin;
+      ix_pat_linear(&lin, q->offer_to, pat.esize, count);
+      ix_pat_copy(&lin, &pat);
+    } else if (count) {
+      ix_pat_copy((const ix_pat_t*)q->offer_to, &pat);
+    }
+    __atomic_store_n(&q->head, t + 1, __ATOMIC_RELEASE);
+    q->offer_open = false;
+    atomic_store_explicit(&q->taken, t + 1, memory_order_release);
+    wake = atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
+    ix_lane_unlock(q);
+    if (wake) ix_lane_wake(r, c, q, false, t);
+    return chan_done(s, f, c, idx, op);
+  }
   if (put) {
     __atomic_store_n(&x->seq, t, __ATOMIC_RELAXED);
     x->readers_left = c->n_recv;
@@ -267,7 +344,6 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     x->elem = v->elem;
     x->line = op->line;
     x->col = op->col;
-    size_t bytes = (size_t)count * esize;
     if (bytes <= IX_LANE_SMALL && x->cap >= bytes && !r->trace) {
       /* Small: filled under the lane lock (one lock round trip instead of two). */
       t0 = 0;
@@ -277,15 +353,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       __atomic_store_n(&x->state, (uint8_t)IX_X_FILLING, __ATOMIC_RELEASE);
       ix_lane_unlock(q);
       t0 = r->trace ? air_time_now_ns() : 0;
-      if (x->cap < bytes) {
-        void* nb = ix_cache_get(r->cache, &r->alloc, bytes);
-        if (!nb)
-          return chan_fail(s, AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED,
-                                         "out of memory for a %zu-byte channel transfer", bytes));
-        ix_cache_put(r->cache, &r->alloc, x->buf, x->cap);
-        x->buf = nb;
-        x->cap = bytes;
-      }
+      if (!ix_xfer_room(r, x, bytes))
+        return chan_fail(s, AIR_STATUS(&r->alloc, AIR_STATUS_RESOURCE_EXHAUSTED,
+                                       "out of memory for a %zu-byte channel transfer", bytes));
       ix_watchdog_enter(s, op, false);
       if (count && padded) {
         ix_pat_gather_padded(x->buf, &pat, pb, pa);
@@ -309,7 +379,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                     air_elem_name((air_elem_kind_t)v->elem), r->p->filename, x->line, x->col,
                     (long long)x->count, air_elem_name((air_elem_kind_t)x->elem)));
     }
-    if ((size_t)count * esize <= IX_LANE_SMALL && !r->trace) {
+    if (bytes <= IX_LANE_SMALL && !r->trace) {
       /* Small: read out under the lane lock (one lock round trip instead of two). */
       t0 = 0;
       if (count) {

@@ -211,6 +211,221 @@ static void test_asleep(void** state) {
   air_pool_destroy(local);
 }
 
+/*---------------------------------------------------------------------------*/
+/* Locality (issue 14): a worker's own tasks newest first, stealing when idle  */
+/*---------------------------------------------------------------------------*/
+
+enum { ORD_MAX = 8 };
+
+/* Records the order tasks ran in and on which worker. */
+typedef struct order_log_t {
+  _Atomic uint32_t n;
+  uint32_t id[ORD_MAX];
+  uint32_t worker[ORD_MAX];
+  _Atomic uint32_t done;
+} order_log_t;
+
+typedef struct ordered_t {
+  air_task_t task;
+  order_log_t* log;
+  uint32_t id;
+} ordered_t;
+
+static void ordered_fn(air_task_t* t, uint32_t worker) {
+  ordered_t* o = (ordered_t*)t;
+  uint32_t k = atomic_fetch_add(&o->log->n, 1);
+  if (k < ORD_MAX) o->log->id[k] = o->id, o->log->worker[k] = worker;
+  atomic_fetch_add(&o->log->done, 1);
+}
+
+/* A task that queues `n` ordered tasks one by one from its worker, then either
+ * returns or (wait) spins until they all ran, which only another worker can
+ * make happen. */
+typedef struct spawner_t {
+  air_task_t task;
+  air_pool_t* pool;
+  ordered_t* kids;
+  uint32_t n;
+  bool wait;
+  _Atomic uint32_t worker;
+  _Atomic int finished; /* 1: returned, 2: gave up waiting */
+} spawner_t;
+
+static void spawner_fn(air_task_t* t, uint32_t worker) {
+  spawner_t* sp = (spawner_t*)t;
+  atomic_store(&sp->worker, worker);
+  for (uint32_t i = 0; i < sp->n; ++i) air_pool_submit(sp->pool, &sp->kids[i].task);
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  bool gave_up = false;
+  while (sp->wait && atomic_load(&sp->kids[0].log->done) < sp->n && !gave_up)
+    gave_up = air_time_now_ns() > deadline;
+  atomic_store(&sp->finished, gave_up ? 2 : 1);
+}
+
+static void kids_init(ordered_t* kids, uint32_t n, order_log_t* log) {
+  memset(log, 0, sizeof *log);
+  for (uint32_t i = 0; i < n; ++i) {
+    memset(&kids[i], 0, sizeof kids[i]);
+    kids[i].task.fn = ordered_fn;
+    kids[i].log = log;
+    kids[i].id = i;
+  }
+}
+
+static void wait_flag(_Atomic int* flag) {
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (!atomic_load(flag) && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_true(atomic_load(flag));
+}
+
+/* With the other worker busy, the tasks a worker queued run on it, newest first
+ * (the FIFO pool ran them oldest first: this fails there). */
+static void test_own_tasks_newest_first(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  static held_t h;
+  memset(&h, 0, sizeof h);
+  h.task.fn = held_fn;
+  air_pool_submit(pool, &h.task);
+  wait_flag(&h.started);
+  enum { N = 4 };
+  static ordered_t kids[N];
+  static order_log_t log;
+  kids_init(kids, N, &log);
+  static spawner_t sp;
+  memset(&sp, 0, sizeof sp);
+  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N;
+  air_pool_submit(pool, &sp.task);
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
+  atomic_store(&h.release, 1);
+  air_pool_destroy(pool);
+  assert_int_equal(atomic_load(&log.n), N);
+  for (uint32_t k = 0; k < N; ++k) {
+    assert_int_equal(log.id[k], N - 1 - k);
+    assert_int_equal(log.worker[k], atomic_load(&sp.worker));
+  }
+}
+
+/* A worker busy with a task that waits for the tasks it queued: the idle worker
+ * steals them, oldest first, each once. Without stealing the waiter gives up. */
+static void test_idle_worker_steals(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 2, &pool));
+  enum { N = 6 };
+  static ordered_t kids[N];
+  static order_log_t log;
+  kids_init(kids, N, &log);
+  static spawner_t sp;
+  memset(&sp, 0, sizeof sp);
+  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N, sp.wait = true;
+  air_pool_submit(pool, &sp.task);
+  wait_flag(&sp.finished);
+  air_pool_stats_t st;
+  air_pool_stats(pool, &st);
+  air_pool_destroy(pool);
+  assert_int_equal(atomic_load(&sp.finished), 1);
+  assert_int_equal(atomic_load(&log.n), N);
+  assert_true(st.steals >= N);
+  for (uint32_t k = 0; k < N; ++k) {
+    assert_int_equal(log.id[k], k);
+    assert_int_not_equal(log.worker[k], atomic_load(&sp.worker));
+  }
+}
+
+/* One worker: its own tasks newest first; what other threads submit, FIFO. */
+static void test_one_worker_order(void** state) {
+  (void)state;
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, 1, &pool));
+  enum { N = 4 };
+  static ordered_t kids[N];
+  static order_log_t log;
+  kids_init(kids, N, &log);
+  static spawner_t sp;
+  memset(&sp, 0, sizeof sp);
+  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N;
+  air_pool_submit(pool, &sp.task);
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
+  assert_int_equal(atomic_load(&log.n), N);
+  for (uint32_t k = 0; k < N; ++k) assert_int_equal(log.id[k], N - 1 - k);
+
+  static held_t h;
+  memset(&h, 0, sizeof h);
+  h.task.fn = held_fn;
+  air_pool_submit(pool, &h.task);
+  wait_flag(&h.started);
+  kids_init(kids, N, &log);
+  for (uint32_t i = 0; i < N; ++i) air_pool_submit(pool, &kids[i].task);
+  atomic_store(&h.release, 1);
+  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
+  air_pool_destroy(pool);
+  assert_int_equal(atomic_load(&log.n), N);
+  for (uint32_t k = 0; k < N; ++k) assert_int_equal(log.id[k], k);
+}
+
+/* A tree of tasks (each queues its two children, as one chain or one by one)
+ * beside a thread submitting from outside: every task runs exactly once, on 1
+ * and on 2 workers. */
+enum { TREE_DEPTH = 12, TREE_N = (1 << (TREE_DEPTH + 1)) - 1, OUTSIDE_N = 2000 };
+
+typedef struct tree_t {
+  air_task_t task;
+  air_pool_t* pool;
+  struct tree_t* all;
+  uint32_t index;
+  _Atomic uint32_t runs;
+  _Atomic uint64_t* total;
+} tree_t;
+
+static void tree_fn(air_task_t* t, uint32_t worker) {
+  (void)worker;
+  tree_t* n = (tree_t*)t;
+  atomic_fetch_add(&n->runs, 1);
+  uint32_t l = 2 * n->index + 1;
+  if (l + 1 < TREE_N) {
+    tree_t *a = &n->all[l], *b = &n->all[l + 1];
+    if (n->index & 1) {
+      a->task.next = &b->task;
+      air_pool_submit_chain(n->pool, &a->task, &b->task, 2);
+    } else {
+      air_pool_submit(n->pool, &a->task);
+      air_pool_submit(n->pool, &b->task);
+    }
+  }
+  atomic_fetch_add(n->total, 1);
+}
+
+static void tree_run(uint32_t threads) {
+  air_pool_t* pool = NULL;
+  assert_null(air_pool_create(NULL, threads, &pool));
+  static tree_t nodes[TREE_N + OUTSIDE_N];
+  _Atomic uint64_t total = 0;
+  for (uint32_t i = 0; i < TREE_N + OUTSIDE_N; ++i) {
+    memset(&nodes[i], 0, sizeof nodes[i]);
+    nodes[i].task.fn = tree_fn;
+    nodes[i].pool = pool;
+    nodes[i].all = nodes;
+    nodes[i].index = i < TREE_N ? i : TREE_N; /* outside tasks have no children */
+    nodes[i].total = &total;
+  }
+  air_pool_submit(pool, &nodes[0].task);
+  for (uint32_t i = TREE_N; i < TREE_N + OUTSIDE_N; ++i) air_pool_submit(pool, &nodes[i].task);
+  wait_count(&total, TREE_N + OUTSIDE_N);
+  air_pool_destroy(pool);
+  assert_int_equal(atomic_load(&total), TREE_N + OUTSIDE_N);
+  for (uint32_t i = 0; i < TREE_N + OUTSIDE_N; ++i) assert_int_equal(atomic_load(&nodes[i].runs), 1);
+}
+
+static void test_tree_each_task_once(void** state) {
+  (void)state;
+  tree_run(1);
+  tree_run(2);
+}
+
 typedef struct {
   air_pool_t* pool;
   _Atomic int stop;
@@ -283,6 +498,10 @@ int main(void) {
       cmocka_unit_test(test_idle_workers_sleep),
       cmocka_unit_test(test_idle_waiter_sleeps),
       cmocka_unit_test(test_asleep),
+      cmocka_unit_test(test_own_tasks_newest_first),
+      cmocka_unit_test(test_idle_worker_steals),
+      cmocka_unit_test(test_one_worker_order),
+      cmocka_unit_test(test_tree_each_task_once),
       cmocka_unit_test(test_set_spin_while_running),
       cmocka_unit_test(test_bad_thread_count),
   };

@@ -1,11 +1,20 @@
-/* pool.c - worker threads over one FIFO; see pool.h.
+/* pool.c - worker threads, each with its own queue; see pool.h.
  *
- * The queue is a singly linked FIFO under a spinlock: critical sections are a few
- * pointer moves, so a lock beats a lock-free MPMC queue here and keeps FIFO order
- * exact. Sleeping follows the same announce / re-check / futex protocol as the
- * semaphores: a worker counts itself idle, reads the epoch, re-checks the queue, and
- * sleeps only if the epoch did not move; a submitter bumps the epoch and wakes only
- * when someone sleeps. */
+ * Locality: a task a worker submits goes to the front of that worker's own
+ * queue, and the worker takes its next task from there (newest first), so a
+ * strand and the strands it starts run on the core whose cache holds what it
+ * just wrote (a segment's L2 panels and its herd's tiles, issue 14). A worker
+ * with nothing of its own takes from the shared queue (submissions from threads
+ * that are not this pool's workers, FIFO), then steals the oldest task of
+ * another worker: what its owner would run last and is least likely to have in
+ * cache. Every queue is a doubly linked list under a spinlock: critical sections
+ * are a few pointer moves, so a lock beats a lock-free deque here.
+ *
+ * Sleeping follows the same announce / re-check / futex protocol as the
+ * semaphores: a worker counts itself idle, reads the epoch, re-checks the count
+ * of queued tasks (all queues), and sleeps only if the epoch did not move; a
+ * submitter bumps the epoch and wakes only when someone sleeps. A sleeper woken
+ * for a task queued on a busy worker steals it. */
 #define _DEFAULT_SOURCE 1
 #include "hal/cpu/pool.h"
 
@@ -16,23 +25,33 @@
 #include "hal/futex.h"
 #include "runtime/base/status_util.h"
 
-/* Per-worker statistics live with the worker, on their own cache line, so
- * counting a task never moves a shared line between cores. */
+/* One queue: `head` is the newest end for a worker's own queue (its owner
+ * pushes and pops there, thieves take at `tail`); the shared queue is a FIFO
+ * (pushed at `tail`, taken at `head`). */
+typedef struct queue_t {
+  atomic_flag lock;
+  _Atomic uint32_t n;
+  air_task_t* head;
+  air_task_t* tail;
+} queue_t;
+
+/* Per-worker queue and statistics live with the worker, on their own cache
+ * lines, so counting a task never moves a shared line between cores. */
 typedef struct worker_t {
   air_pool_t* pool;
   pthread_t thread;
   uint32_t index;
   char pad_before[64]; /* padding, not alignas: worker arrays come from malloc */
+  queue_t q;
   _Atomic uint64_t tasks_run;
   _Atomic uint64_t sleeps;
+  _Atomic uint64_t steals;
   char pad_after[64];
 } worker_t;
 
 struct air_pool_t {
-  atomic_flag lock;
-  air_task_t* head;
-  air_task_t* tail;
-  _Atomic uint32_t queued;
+  queue_t shared;
+  _Atomic uint32_t queued; /* in all queues */
   _Atomic uint32_t sleepers;
   _Atomic uint32_t epoch;
   _Atomic bool stopping;
@@ -45,36 +64,102 @@ struct air_pool_t {
   air_allocator_t allocator;
 };
 
-static void lock(air_pool_t* p) {
-  while (atomic_flag_test_and_set_explicit(&p->lock, memory_order_acquire)) air_cpu_relax();
-}
-static void unlock(air_pool_t* p) { atomic_flag_clear_explicit(&p->lock, memory_order_release); }
+/* The worker the calling thread is, if it is one of some pool's workers (set
+ * once by each worker thread; a submitter compares its pool). Thread-local, so
+ * no two threads share it: a submission finds its own queue without a search
+ * or a parameter through every caller. */
+static _Thread_local worker_t* tl_self;
 
-static air_task_t* pop(air_pool_t* p) {
-  if (atomic_load_explicit(&p->queued, memory_order_acquire) == 0) return NULL;
-  lock(p);
-  air_task_t* t = p->head;
-  if (t) {
-    p->head = t->next;
-    if (!p->head) p->tail = NULL;
-    atomic_fetch_sub_explicit(&p->queued, 1, memory_order_relaxed);
+static void lock(queue_t* q) {
+  while (atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire)) air_cpu_relax();
+}
+static void unlock(queue_t* q) { atomic_flag_clear_explicit(&q->lock, memory_order_release); }
+
+/* Links first..last (through ->next, `count` tasks) in at the head or the tail. */
+static void q_push(queue_t* q, air_task_t* first, air_task_t* last, uint32_t count,
+                   bool at_head) {
+  air_task_t* prev = NULL;
+  for (air_task_t* t = first;; t = t->next) {
+    t->prev = prev;
+    prev = t;
+    if (t == last) break;
   }
-  unlock(p);
+  lock(q);
+  if (at_head) {
+    last->next = q->head;
+    if (q->head)
+      q->head->prev = last;
+    else
+      q->tail = last;
+    q->head = first;
+  } else {
+    last->next = NULL;
+    first->prev = q->tail;
+    if (q->tail)
+      q->tail->next = first;
+    else
+      q->head = first;
+    q->tail = last;
+  }
+  atomic_fetch_add_explicit(&q->n, count, memory_order_relaxed);
+  unlock(q);
+}
+
+static air_task_t* q_pop(queue_t* q, bool at_head) {
+  if (atomic_load_explicit(&q->n, memory_order_relaxed) == 0) return NULL;
+  lock(q);
+  air_task_t* t = at_head ? q->head : q->tail;
+  if (t) {
+    if (at_head) {
+      q->head = t->next;
+      if (q->head)
+        q->head->prev = NULL;
+      else
+        q->tail = NULL;
+    } else {
+      q->tail = t->prev;
+      if (q->tail)
+        q->tail->next = NULL;
+      else
+        q->head = NULL;
+    }
+    atomic_fetch_sub_explicit(&q->n, 1, memory_order_relaxed);
+  }
+  unlock(q);
+  if (t) t->next = t->prev = NULL;
+  return t;
+}
+
+/* The next task for worker `w` (NULL: a thread that is no worker of `p`): its
+ * own newest, else the shared queue's oldest, else another worker's oldest. */
+static air_task_t* take(air_pool_t* p, worker_t* w) {
+  if (atomic_load_explicit(&p->queued, memory_order_acquire) == 0) return NULL;
+  air_task_t* t = w ? q_pop(&w->q, true) : NULL;
+  if (!t) t = q_pop(&p->shared, true);
+  for (uint32_t i = 1; !t && w && i < p->n_workers; ++i) {
+    worker_t* v = &p->workers[(w->index + i) % p->n_workers];
+    t = q_pop(&v->q, false);
+    if (t)
+      atomic_store_explicit(&w->steals,
+                            atomic_load_explicit(&w->steals, memory_order_relaxed) + 1,
+                            memory_order_relaxed);
+  }
+  if (t) atomic_fetch_sub_explicit(&p->queued, 1, memory_order_relaxed);
   return t;
 }
 
 static void* worker_main(void* arg) {
   worker_t* w = arg;
   air_pool_t* p = w->pool;
+  tl_self = w;
   for (;;) {
-    air_task_t* t = pop(p);
+    air_task_t* t = take(p, w);
     uint32_t spin = t ? 0 : atomic_load_explicit(&p->spin, memory_order_relaxed);
     for (uint32_t i = 0; !t && i < spin; ++i) {
       air_cpu_relax();
-      t = pop(p);
+      t = take(p, w);
     }
     if (t) {
-      t->next = NULL;
       t->fn(t, w->index);
       /* Only this worker writes its counter: a relaxed load + store, no RMW. */
       atomic_store_explicit(&w->tasks_run,
@@ -106,15 +191,13 @@ static void wake(air_pool_t* p) {
 
 void air_pool_submit_chain(air_pool_t* p, air_task_t* first, air_task_t* last,
                            uint32_t count) {
-  last->next = NULL;
-  lock(p);
-  if (p->tail)
-    p->tail->next = first;
-  else
-    p->head = first;
-  p->tail = last;
+  worker_t* self = tl_self;
+  /* Counted before it is visible: a taker never sees the count drop below zero. */
   atomic_fetch_add(&p->queued, count);
-  unlock(p);
+  if (self && self->pool == p)
+    q_push(&self->q, first, last, count, true);
+  else
+    q_push(&p->shared, first, last, count, false);
   wake(p);
 }
 
@@ -145,7 +228,7 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
     return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");
   }
   memset(p, 0, sizeof(*p));
-  atomic_flag_clear(&p->lock);
+  atomic_flag_clear(&p->shared.lock);
   atomic_init(&p->spin, 2000);
   p->allocator = a;
   p->workers = w;
@@ -153,6 +236,9 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
     w[i].pool = p;
     atomic_init(&w[i].tasks_run, 0);
     atomic_init(&w[i].sleeps, 0);
+    atomic_init(&w[i].steals, 0);
+    memset(&w[i].q, 0, sizeof w[i].q);
+    atomic_flag_clear(&w[i].q.lock);
     w[i].index = i;
     int rc = pthread_create(&w[i].thread, NULL, worker_main, &w[i]);
     if (rc != 0) {
@@ -177,16 +263,15 @@ air_status_t air_pool_create_local(const air_allocator_t* allocator, air_pool_t*
   *out_pool = p;
   if (!p) return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");
   memset(p, 0, sizeof(*p));
-  atomic_flag_clear(&p->lock);
+  atomic_flag_clear(&p->shared.lock);
   p->allocator = a;
   return NULL;
 }
 
 void air_pool_help(air_pool_t* p, const _Atomic bool* until, uint32_t worker) {
   for (;;) {
-    air_task_t* t = pop(p);
+    air_task_t* t = take(p, NULL);
     if (t) {
-      t->next = NULL;
       t->fn(t, worker);
       continue;
     }
@@ -232,10 +317,11 @@ void air_pool_set_spin(air_pool_t* p, uint32_t spin_iterations) {
 
 void air_pool_stats(const air_pool_t* p, air_pool_stats_t* out) {
   air_pool_t* q = (air_pool_t*)p;
-  out->tasks_run = out->sleeps = 0;
+  out->tasks_run = out->sleeps = out->steals = 0;
   for (uint32_t i = 0; i < q->n_workers; ++i) {
     out->tasks_run += atomic_load_explicit(&q->workers[i].tasks_run, memory_order_relaxed);
     out->sleeps += atomic_load_explicit(&q->workers[i].sleeps, memory_order_relaxed);
+    out->steals += atomic_load_explicit(&q->workers[i].steals, memory_order_relaxed);
   }
   out->wakes = atomic_load(&q->wakes);
 }

@@ -1,7 +1,9 @@
 /* pool.h - the CPU driver's worker threads. Tasks are intrusive nodes the caller
- * owns (no allocation per task); workers take them in FIFO order, spin a little when
- * the queue runs dry (so a producer on the other core hands work over without a
- * system call) and then sleep on a futex, so an idle pool burns no CPU.
+ * owns (no allocation per task). A task a worker submits stays on that worker
+ * (newest first) unless another worker runs dry and steals it (oldest first);
+ * tasks from other threads go to a shared FIFO. Workers spin a little when
+ * there is nothing to take (so a producer on the other core hands work over
+ * without a system call) and then sleep on a futex, so an idle pool burns no CPU.
  *
  * Thread-safe: any thread, workers included, may submit. */
 #ifndef AIR_HAL_CPU_POOL_H_
@@ -22,7 +24,8 @@ typedef struct air_task_t air_task_t;
 typedef void (*air_task_fn_t)(air_task_t* task, uint32_t worker);
 
 struct air_task_t {
-  air_task_t* next;
+  air_task_t* next; /* a chain's link; the pool's own while queued */
+  air_task_t* prev; /* the pool's, while queued */
   air_task_fn_t fn;
 };
 
@@ -30,6 +33,7 @@ typedef struct air_pool_stats_t {
   uint64_t tasks_run;   /* tasks completed */
   uint64_t sleeps;      /* times a worker went to sleep on the futex */
   uint64_t wakes;       /* futex wake calls made by submitters */
+  uint64_t steals;      /* tasks a worker took from another worker's queue */
 } air_pool_stats_t;
 
 /* Starts `threads` workers (0 = one per online CPU). */
@@ -56,7 +60,8 @@ bool air_pool_asleep(const air_pool_t* pool);
 /* Tasks queued and not yet taken by a worker (a snapshot). */
 uint32_t air_pool_queued(const air_pool_t* pool);
 
-/* Queues one task. The call touches the pool after the task is queued (to wake a
+/* Queues one task: at the front of the submitting worker's own queue when a
+ * worker of this pool submits it, else on the shared queue. The call touches the pool after the task is queued (to wake a
  * sleeper), so a submitter that is not itself a worker must keep the pool alive
  * until the call returns, even if the task has already run. */
 void air_pool_submit(air_pool_t* pool, air_task_t* task);

@@ -91,7 +91,9 @@ air_status_t ix_alloc_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_mem
   char* data = (char*)(((uintptr_t)raw + 8 + 63) & ~(uintptr_t)63);
   uint64_t size64 = bytes;
   memcpy(data - 8, &size64, 8);
-  memset(data, 0, bytes);
+  /* Fresh memory reads as zeros, unless the program writes it all before any
+   * read (tables.c, overwrite.h). */
+  if (!r->tab.vinfo[op->results[0]].overwritten) memset(data, 0, bytes);
   pthread_mutex_lock(&r->mem_lock);
   bool ok = air_ptrmap_put(&r->allocs, &r->alloc, data, raw);
   pthread_mutex_unlock(&r->mem_lock);

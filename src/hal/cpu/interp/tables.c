@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hal/cpu/interp/overwrite.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
@@ -56,8 +57,11 @@ static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t dep
   if (!bi->kinds || !air_ptrmap_put(&t->blocks, b->a, blk, bi))
     return AIR_STATUS_OOM(b->a, "block tables");
   for (uint32_t i = 0; i < blk->n_args; ++i) assign(t, bi, blk->args[i], depth);
-  for (const air_op_t* o = blk->first; o; o = o->next)
+  for (const air_op_t* o = blk->first; o; o = o->next) {
     for (uint32_t i = 0; i < o->n_results; ++i) assign(t, bi, o->results[i], depth);
+    if (o->kind == AIR_OP_ALLOC && o->n_results == 1 && o->results[0] < t->n_values)
+      t->vinfo[o->results[0]].overwritten = ix_alloc_overwritten(o);
+  }
   for (const air_op_t* o = blk->first; o; o = o->next)
     AIR_RETURN_IF_ERROR(build_op(b, o, depth + 1, next));
   return NULL;

@@ -47,6 +47,7 @@ typedef struct ix_vinfo_t {
   uint8_t kind;     /* IX_K_* */
   uint8_t elem;     /* scalar / element type */
   air_vid_t guard;  /* air.execute token that makes this result available, or 0 */
+  bool overwritten; /* a memref.alloc result written whole before any read: not zeroed (overwrite.h) */
 } ix_vinfo_t;
 
 /* Per block. Run-owned (or prep-owned), so teardown never needs the program. */

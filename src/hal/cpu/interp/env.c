@@ -191,3 +191,39 @@ air_status_t ix_get_tok(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t 
   *out = s->p;
   return NULL;
 }
+
+/* Appends `text` to out[*w] (cap bytes, always terminated; the end is cut). */
+static void put_str(char* out, size_t cap, size_t* w, const char* text) {
+  while (*text && *w + 1 < cap) out[(*w)++] = *text++;
+  out[*w] = 0;
+}
+
+/* "herd @sym [i, j]": every PE's name for traces and reports, made at a herd
+ * instance's start (or when a compiled unit falls back, ix_pe_name). By hand,
+ * not snprintf: a herd of 4 tiles per 128-block made this ~1 % of a 256^3 tiled
+ * matmul's run (issue 14). It lives here, beside the PE's allocation, so hier.c
+ * and unit.c both reach it downward. */
+static void pe_track(char* out, size_t cap, const char* sym, const int64_t* id, uint32_t n) {
+  size_t w = 0;
+  put_str(out, cap, &w, "herd @");
+  put_str(out, cap, &w, sym);
+  put_str(out, cap, &w, " [");
+  for (uint32_t k = 0; k < n; ++k) {
+    char num[24], *p = num + sizeof num;
+    *--p = 0;
+    uint64_t v = id[k] < 0 ? 0 - (uint64_t)id[k] : (uint64_t)id[k];
+    do *--p = (char)('0' + v % 10); while (v /= 10);
+    if (id[k] < 0) *--p = '-';
+    if (k) put_str(out, cap, &w, ", ");
+    put_str(out, cap, &w, p);
+  }
+  put_str(out, cap, &w, "]");
+}
+
+void ix_pe_name_at(ix_pe_t* pe, const air_op_t* herd, const int64_t* id, uint32_t n) {
+  pe_track(pe->track, sizeof pe->track, herd->sym ? herd->sym : "?", id, n);
+}
+
+void ix_pe_name(ix_pe_t* pe) {
+  if (!pe->track[0] && pe->herd) ix_pe_name_at(pe, pe->herd, pe->tile, pe->rank);
+}

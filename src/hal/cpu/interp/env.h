@@ -44,6 +44,14 @@ void ix_env_reset(ix_run_t* r, ix_env_t* e);
  * this strand holds it, else a new one for `body` (the old one unreferenced:
  * what still holds it keeps its values). False when out of memory (*e kept). */
 bool ix_env_next(ix_run_t* r, ix_env_t** e, const air_block_t* body);
+/* Writes a herd PE's track name, "herd @sym [x, y]", from its herd op and tile
+ * ids (the name traces and reports of parked strands read). */
+void ix_pe_name_at(ix_pe_t* pe, const air_op_t* herd, const int64_t* id, uint32_t n);
+
+/* Formats `pe`'s track name when its herd start left it for later (a PE whose
+ * body is a compiled unit names itself only when the unit falls back). */
+void ix_pe_name(ix_pe_t* pe);
+
 /* The slot of `v` seen from `e`, or NULL (value not in scope: an internal error). */
 ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v);
 /* Stores into v's slot in `e` (its block's env): tokens are referenced, memrefs

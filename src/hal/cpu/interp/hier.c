@@ -71,40 +71,6 @@ static int acquire_affinity(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   return IX_CONT;
 }
 
-/* Appends `text` to out[*w] (cap bytes, always terminated; the end is cut). */
-static void put_str(char* out, size_t cap, size_t* w, const char* text) {
-  while (*text && *w + 1 < cap) out[(*w)++] = *text++;
-  out[*w] = 0;
-}
-
-/* "herd @sym [i, j]": every PE's name for traces and reports, made at a herd
- * instance's start (or when a compiled unit falls back, ix_pe_name). By hand, not snprintf: a herd of 4 tiles per 128-block made
- * this ~1 % of a 256^3 tiled matmul's run (issue 14). */
-static void pe_track(char* out, size_t cap, const char* sym, const int64_t* id, uint32_t n) {
-  size_t w = 0;
-  put_str(out, cap, &w, "herd @");
-  put_str(out, cap, &w, sym);
-  put_str(out, cap, &w, " [");
-  for (uint32_t k = 0; k < n; ++k) {
-    char num[24], *p = num + sizeof num;
-    *--p = 0;
-    uint64_t v = id[k] < 0 ? 0 - (uint64_t)id[k] : (uint64_t)id[k];
-    do *--p = (char)('0' + v % 10); while (v /= 10);
-    if (id[k] < 0) *--p = '-';
-    if (k) put_str(out, cap, &w, ", ");
-    put_str(out, cap, &w, p);
-  }
-  put_str(out, cap, &w, "]");
-}
-
-static void pe_name(ix_pe_t* pe, const air_op_t* op, const int64_t* id, uint32_t n) {
-  pe_track(pe->track, sizeof pe->track, op->sym ? op->sym : "?", id, n);
-}
-
-void ix_pe_name(ix_pe_t* pe) {
-  if (!pe->track[0] && pe->herd) pe_name(pe, pe->herd, pe->tile, pe->rank);
-}
-
 /* Runs in the op's own strand: every instance becomes a strand joined to the
  * op's token, all started together (segment and herd instances are co-resident;
  * launch instances may as well run in parallel). */
@@ -174,7 +140,7 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       if (body_flags && !r->trace && n <= 4)
         pe->track[0] = '\0';
       else
-        pe_name(pe, op, id, n);
+        ix_pe_name_at(pe, op, id, n);
       /* Traced: the PE's life is one span on its track, from its herd instance's
        * start until the last strand working for it leaves (strand.c), so every
        * PE has a track and its ops' spans nest inside. */

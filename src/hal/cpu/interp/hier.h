@@ -11,8 +11,4 @@
 /* Runs a hierarchy op in its own strand: spawns every instance (a step handler). */
 int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
 
-/* Formats `pe`'s track name when its herd start left it for later (a PE whose
- * body is a compiled unit names itself only when the unit falls back). */
-void ix_pe_name(ix_pe_t* pe);
-
 #endif /* AIR_HAL_CPU_INTERP_HIER_H_ */

@@ -16,7 +16,7 @@
 
 #include "hal/cpu/interp/chan_lane.h"
 #include "hal/cpu/interp/dma.h"
-#include "hal/cpu/interp/hier.h"
+#include "hal/cpu/interp/env.h"
 #include "hal/cpu/interp/memref.h"
 #include "hal/cpu/interp/trace.h"
 #include "hal/cpu/interp/waves.h"

@@ -103,8 +103,9 @@ static int list_mlir(const char* dir, char names[][256], int max) {
   int n = 0;
   for (struct dirent* e; (e = readdir(d)) && n < max;) {
     size_t l = strlen(e->d_name);
-    if (l > 5 && strcmp(e->d_name + l - 5, ".mlir") == 0 && l < 200)
-      snprintf(names[n++], 256, "%s/%s", dir, e->d_name);
+    if (l <= 5 || strcmp(e->d_name + l - 5, ".mlir") != 0) continue;
+    int w = snprintf(names[n], 256, "%s/%s", dir, e->d_name); /* checked: see test_constructs.c */
+    if (w > 0 && w < 256) ++n;
   }
   closedir(d);
   qsort(names, (size_t)n, 256, (int (*)(const void*, const void*))strcmp);

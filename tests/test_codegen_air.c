@@ -33,44 +33,7 @@
 #include "support/programs.h"
 #include "support/status.h"
 
-typedef struct fx_t {
-  air_context_t* ctx;
-  air_pool_t* pool;
-} fx_t;
-
-static int setup(void** state) {
-  fx_t* f = calloc(1, sizeof *f);
-  assert_null(air_context_create(NULL, NULL, &f->ctx));
-  assert_null(air_pool_create(NULL, 1, &f->pool));
-  *state = f;
-  return 0;
-}
-
-static int teardown(void** state) {
-  fx_t* f = *state;
-  air_pool_destroy(f->pool);
-  air_context_destroy(f->ctx);
-  free(f);
-  return 0;
-}
-
-/* A 1-d or n-d dense memref argument over `data`. */
-static air_arg_t mref(void* data, uint32_t elem, uint32_t rank, const int64_t* sizes) {
-  air_arg_t a;
-  memset(&a, 0, sizeof a);
-  a.kind = AIR_ARG_MEMREF;
-  a.elem = elem;
-  a.memref.data = data;
-  a.memref.elem = elem;
-  a.memref.rank = rank;
-  int64_t s = 1;
-  for (uint32_t k = rank; k-- > 0;) {
-    a.memref.sizes[k] = sizes[k];
-    a.memref.strides[k] = s;
-    s *= sizes[k];
-  }
-  return a;
-}
+#include "codegen_test.h" /* fx_t, setup/teardown, mref */
 
 static size_t arg_bytes(const air_arg_t* a) {
   size_t n = air_elem_size((air_elem_kind_t)a->memref.elem);
@@ -297,8 +260,8 @@ static void test_vector_add_herd(void** state) {
   fill(b, sizeof b, AIR_ELEM_F32);
   memset(c, 0, sizeof c);
   int64_t n = 256;
-  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, &n), mref(b, AIR_ELEM_F32, 1, &n),
-                       mref(c, AIR_ELEM_F32, 1, &n)};
+  air_arg_t args[3] = {mref(a, AIR_ELEM_F32, 1, &n, NULL, 0), mref(b, AIR_ELEM_F32, 1, &n, NULL, 0),
+                       mref(c, AIR_ELEM_F32, 1, &n, NULL, 0)};
   run_both(f, k_vadd_types, k_vadd, args, 3, true, NULL, true);
 }
 
@@ -355,7 +318,7 @@ static void test_strided_rank2(void** state) {
     uint8_t a[7 * 13 * 4], c[7 * 13 * 4];
     fill(a, sizeof a, e->elem);
     fill(c, sizeof c, e->elem);
-    air_arg_t args[2] = {mref(a, e->elem, 2, sz), mref(c, e->elem, 2, sz)};
+    air_arg_t args[2] = {mref(a, e->elem, 2, sz, NULL, 0), mref(c, e->elem, 2, sz, NULL, 0)};
     char ty[64];
     snprintf(ty, sizeof ty, "memref<7x13x%s>", e->name);
     const char* types[2] = {ty, ty};
@@ -402,8 +365,8 @@ static void test_rank4(void** state) {
     fill(a, sizeof a, e->elem);
     fill(c, sizeof c, e->elem);
     fill(d, sizeof d, e->elem);
-    air_arg_t args[3] = {mref(a, e->elem, 4, sz), mref(c, e->elem, 4, sz),
-                         mref(d, e->elem, 1, &dz)};
+    air_arg_t args[3] = {mref(a, e->elem, 4, sz, NULL, 0), mref(c, e->elem, 4, sz, NULL, 0),
+                         mref(d, e->elem, 1, &dz, NULL, 0)};
     char ty[64], ty2[64];
     snprintf(ty, sizeof ty, "memref<2x3x4x5x%s>", e->name);
     snprintf(ty2, sizeof ty2, "memref<24x%s>", e->name);
@@ -462,15 +425,15 @@ static void test_errors(void** state) {
   int32_t a[32], c[32];
   for (int i = 0; i < 32; ++i) a[i] = i * 7 - 3, c[i] = -1;
   int64_t sz[2] = {4, 8};
-  air_arg_t args[2] = {mref(a, AIR_ELEM_I32, 2, sz), mref(c, AIR_ELEM_I32, 2, sz)};
+  air_arg_t args[2] = {mref(a, AIR_ELEM_I32, 2, sz, NULL, 0), mref(c, AIR_ELEM_I32, 2, sz, NULL, 0)};
   run_both(f, k_oob_types, k_oob, args, 2, true, "air.dma_memcpy_nd", true);
   int8_t b[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   int64_t n8 = 8;
-  air_arg_t a1[1] = {mref(b, AIR_ELEM_I8, 1, &n8)};
+  air_arg_t a1[1] = {mref(b, AIR_ELEM_I8, 1, &n8, NULL, 0)};
   run_both(f, k_i8_types, k_double_free, a1, 1, true, "already freed", false);
   float x[16] = {0};
   int64_t n16 = 16;
-  air_arg_t a2[1] = {mref(x, AIR_ELEM_F32, 1, &n16)};
+  air_arg_t a2[1] = {mref(x, AIR_ELEM_F32, 1, &n16, NULL, 0)};
   run_both(f, k_f16_types, k_count, a2, 1, true, "air.dma_memcpy_nd", false);
 }
 
@@ -504,7 +467,7 @@ static void test_not_covered(void** state) {
   fill(a, sizeof a, AIR_ELEM_F32);
   memset(c, 0, sizeof c);
   int64_t n = 16;
-  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, &n), mref(c, AIR_ELEM_F32, 1, &n)};
+  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, &n, NULL, 0), mref(c, AIR_ELEM_F32, 1, &n, NULL, 0)};
   run_both(f, k_sub_types, k_subview, args, 2, false, NULL, false);
   /* The generator's view of both. */
   char* text = wrap(k_sub_types, 2, k_subview);

@@ -23,18 +23,6 @@
 #include "support/programs.h"
 #include "support/status.h"
 
-enum { WAY_REFERENCE, WAY_LIBRARY, WAY_COMPILED, N_WAYS };
-
-static air_status_t run_way(test_exec_t* x, const air_program_t* p, const char* fn,
-                            air_arg_t* args, uint32_t n, int way) {
-  const air_op_t* entry = test_find_func(p, fn);
-  assert_non_null(entry);
-  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
-  d.interpret = way == WAY_REFERENCE;
-  d.code = way == WAY_COMPILED ? test_exec_code(x, p) : NULL;
-  return air_interp_run(&d);
-}
-
 /*---------------------------------------------------------------------------*/
 
 #define T "memref<64xf32>"
@@ -178,7 +166,7 @@ static void test_stale_never_read(void** state) {
   air_program_t* p = test_load_text(x->ctx, "stale.mlir", k_stale);
   float in[64], o[4][64];
   for (int i = 0; i < 64; ++i) in[i] = (float)(i + 1);
-  for (int way = 0; way < N_WAYS; ++way)
+  for (int way = 0; way < TEST_N_WAYS; ++way)
     for (int rep = 0; rep < 8; ++rep) {
       int64_t n = rep & 1;
       memset(o, 0xff, sizeof o);
@@ -187,7 +175,7 @@ static void test_stale_never_read(void** state) {
       args[0].elem = AIR_ELEM_INDEX;
       args[0].i = n;
       for (int k = 0; k < 4; ++k) args[2 + k] = test_mref(o[k], AIR_ELEM_F32, 1, (int64_t)64);
-      test_check(run_way(x, p, "stale", args, 6, way));
+      test_check(test_exec_run_way(x, p, "stale", args, 6, way));
       for (int i = 0; i < 64; ++i) {
         float z = 0;
         if (memcmp(&o[0][i], n ? &in[i] : &z, 4))

@@ -26,18 +26,6 @@
 #include "support/programs.h"
 #include "support/status.h"
 
-enum { WAY_REFERENCE, WAY_LIBRARY, WAY_COMPILED, N_WAYS };
-
-static air_status_t run_way(test_exec_t* x, const air_program_t* p, const char* fn,
-                            air_arg_t* args, uint32_t n, int way) {
-  const air_op_t* entry = test_find_func(p, fn);
-  assert_non_null(entry);
-  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
-  d.interpret = way == WAY_REFERENCE;
-  d.code = way == WAY_COMPILED ? test_exec_code(x, p) : NULL;
-  return air_interp_run(&d);
-}
-
 /*---------------------------------------------------------------------------*/
 
 static const char k_big_dma[] =
@@ -61,14 +49,14 @@ static void test_large_dma_split(void** state) {
   float *a = malloc(n * 4), *b = malloc(n * 4), *m = malloc(n * 4), *t = malloc(n);
   assert_true(a && b && m && t);
   for (size_t i = 0; i < n; ++i) a[i] = (float)i * 0.5f, m[i] = (float)(i % 9973);
-  for (int way = 0; way < N_WAYS; ++way) {
+  for (int way = 0; way < TEST_N_WAYS; ++way) {
     memset(b, 0, n * 4);
     memset(t, 0, n);
     air_arg_t args[4] = {test_mref(a, AIR_ELEM_F32, 1, (int64_t)n),
                          test_mref(b, AIR_ELEM_F32, 1, (int64_t)n),
                          test_mref(m, AIR_ELEM_F32, 2, (int64_t)1024, (int64_t)1024),
                          test_mref(t, AIR_ELEM_F32, 2, (int64_t)512, (int64_t)512)};
-    test_check(run_way(x, p, "big", args, 4, way));
+    test_check(test_exec_run_way(x, p, "big", args, 4, way));
     assert_memory_equal(a, b, n * 4);
     for (int i = 0; i < 512; ++i)
       assert_memory_equal(t + (size_t)i * 512, m + (size_t)(256 + i) * 1024 + 512, 512 * 4);
@@ -102,11 +90,11 @@ static void test_large_channel_split(void** state) {
   size_t n = 512 * 1024;
   float *in = malloc(n * 4), *out = malloc(n * 4);
   for (size_t i = 0; i < n; ++i) in[i] = (float)(i * 7 % 1001);
-  for (int way = 0; way < N_WAYS; ++way) {
+  for (int way = 0; way < TEST_N_WAYS; ++way) {
     memset(out, 0, n * 4);
     air_arg_t args[2] = {test_mref(in, AIR_ELEM_F32, 2, (int64_t)512, (int64_t)1024),
                          test_mref(out, AIR_ELEM_F32, 2, (int64_t)512, (int64_t)1024)};
-    test_check(run_way(x, p, "big", args, 2, way));
+    test_check(test_exec_run_way(x, p, "big", args, 2, way));
     assert_memory_equal(in, out, n * 4);
   }
   free(in), free(out);
@@ -146,12 +134,12 @@ static void test_ready_async_ops(void** state) {
   air_program_t* p = test_load_text(x->ctx, "ready.mlir", k_ready);
   int32_t a[64], out[64];
   for (int i = 0; i < 64; ++i) a[i] = i * 3 - 50;
-  for (int way = 0; way < N_WAYS; ++way)
+  for (int way = 0; way < TEST_N_WAYS; ++way)
     for (int rep = 0; rep < 20; ++rep) { /* runs recycled by the prep, caches warm */
       memset(out, 0, sizeof out);
       air_arg_t args[2] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)64),
                            test_mref(out, AIR_ELEM_I32, 1, (int64_t)64)};
-      test_check(run_way(x, p, "chain", args, 2, way));
+      test_check(test_exec_run_way(x, p, "chain", args, 2, way));
       for (int i = 0; i < 64; ++i) assert_int_equal(out[i], a[i] * 2);
     }
   air_program_destroy(p);
@@ -204,10 +192,10 @@ static const char k_pingpong[] =
 static void test_pingpong(void** state) {
   test_exec_t* x = *state;
   air_program_t* p = test_load_text(x->ctx, "pp.mlir", k_pingpong);
-  for (int way = 0; way < N_WAYS; ++way) {
+  for (int way = 0; way < TEST_N_WAYS; ++way) {
     int32_t out[2] = {-1, -1};
     air_arg_t args[1] = {test_mref(out, AIR_ELEM_I32, 1, (int64_t)2)};
-    test_check(run_way(x, p, "pp", args, 1, way));
+    test_check(test_exec_run_way(x, p, "pp", args, 1, way));
     assert_int_equal(out[0], 2000);
   }
   air_program_destroy(p);
@@ -231,14 +219,14 @@ static void test_compiled_failure(void** state) {
   air_program_t* p = test_load_text(x->ctx, "oob.mlir", k_oob);
   int32_t ref[16], got[16];
   char msg_ref[512] = "";
-  for (int way = 0; way < N_WAYS; ++way) {
+  for (int way = 0; way < TEST_N_WAYS; ++way) {
     int32_t* m = way ? got : ref;
     memset(m, 0x11, 16 * sizeof *m);
     air_arg_t args[2] = {test_mref(m, AIR_ELEM_I32, 1, (int64_t)16), {0}};
     args[1].kind = AIR_ARG_INT;
     args[1].elem = AIR_ELEM_INDEX;
     args[1].i = 20;
-    air_status_t st = run_way(x, p, "oob", args, 2, way);
+    air_status_t st = test_exec_run_way(x, p, "oob", args, 2, way);
     assert_non_null(st);
     assert_int_equal(air_status_code(st), AIR_STATUS_OUT_OF_RANGE);
     test_expect_in(air_status_message(st), "%s", "oob.mlir:6:5: error: memref.store: index out of bounds of %m");

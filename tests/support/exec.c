@@ -185,3 +185,13 @@ air_status_t test_k_nothing(void* ud, const air_kernel_call_t* c) {
   (void)c;
   return NULL;
 }
+
+air_status_t test_exec_run_way(const test_exec_t* x, const air_program_t* p, const char* fn,
+                               air_arg_t* args, uint32_t n, int way) {
+  const air_op_t* entry = test_find_func(p, fn);
+  assert_non_null(entry);
+  air_interp_desc_t d = test_exec_desc(x, p, entry, args, n);
+  d.interpret = way == TEST_WAY_REFERENCE;
+  d.code = way == TEST_WAY_COMPILED ? test_exec_code(x, p) : NULL;
+  return air_interp_run(&d);
+}

@@ -54,6 +54,15 @@ air_pool_t* test_exec_pool_of(const test_exec_t* x, int k, air_pool_t** one);
  * when the code generator cannot be loaded. */
 const air_cg_code_t* test_exec_code(const test_exec_t* x, const air_program_t* p);
 
+/* The three ways a test runs one program: the reference interpreter (plain
+ * loops), the interpreter with library kernels, and compiled units (JIT). */
+enum { TEST_WAY_REFERENCE, TEST_WAY_LIBRARY, TEST_WAY_COMPILED, TEST_N_WAYS };
+
+/* Runs function `fn` of `p` on x's pool the TEST_WAY_* `way`; fails the test
+ * when there is no such function. */
+air_status_t test_exec_run_way(const test_exec_t* x, const air_program_t* p, const char* fn,
+                               air_arg_t* args, uint32_t n, int way);
+
 /* A row-major memref argument of `rank` sizes (int64_t varargs). */
 air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...);
 

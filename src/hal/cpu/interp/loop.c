@@ -58,6 +58,21 @@ static bool init_free(const air_op_t* op) {
   }
 }
 
+/* Guards every operand and index-list value of `o` for `op` (guard above):
+ * `op` itself before it runs, or an op inside a chain execute's region. */
+static int op_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_op_t* o) {
+  for (uint32_t i = 0; i < o->n_operands; ++i) {
+    int rc = guard(s, e, op, o->operands[i]);
+    if (rc != IX_CONT) return rc;
+  }
+  for (uint32_t l = 0; l < o->n_lists; ++l)
+    for (uint32_t i = 0; i < o->lists[l].n; ++i) {
+      int rc = guard(s, e, op, o->lists[l].items[i].value);
+      if (rc != IX_CONT) return rc;
+    }
+  return IX_CONT;
+}
+
 /* Dependencies fired and every air.execute result the op reads available. A
  * compiled unit `u` reads what every op under it reads, and may touch memory. */
 static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_cg_unit_t* u) {
@@ -83,23 +98,16 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air
       if (rc != IX_CONT) return rc;
     }
   }
-  for (uint32_t i = 0; i < op->n_operands; ++i) {
-    int rc = guard(s, e, op, op->operands[i]);
-    if (rc != IX_CONT) return rc;
-  }
-  for (uint32_t l = 0; l < op->n_lists; ++l)
-    for (uint32_t i = 0; i < op->lists[l].n; ++i) {
-      int rc = guard(s, e, op, op->lists[l].items[i].value);
-      if (rc != IX_CONT) return rc;
-    }
+  int rc = op_guards(s, e, op, op);
+  if (rc != IX_CONT) return rc;
   if (op->kind == AIR_OP_GENERIC && op->n_regions && op->regions[0])
     for (const air_op_t* o = op->regions[0]->first; o; o = o->next)
       for (uint32_t i = 0; i < o->n_operands; ++i) {
-        int rc = guard(s, e, op, o->operands[i]);
+        rc = guard(s, e, op, o->operands[i]);
         if (rc != IX_CONT) return rc;
       }
   for (uint32_t i = 0; u && i < u->n_in; ++i) {
-    int rc = guard(s, e, op, u->in[i]);
+    rc = guard(s, e, op, u->in[i]);
     if (rc != IX_CONT) return rc;
   }
   return IX_CONT;
@@ -110,17 +118,10 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air
  * before its region starts, where a stall can release it (chain.h). */
 static int region_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_block_t* b) {
   for (const air_op_t* o = b ? b->first : NULL; o; o = o->next) {
-    for (uint32_t i = 0; i < o->n_operands; ++i) {
-      int rc = guard(s, e, op, o->operands[i]);
-      if (rc != IX_CONT) return rc;
-    }
-    for (uint32_t l = 0; l < o->n_lists; ++l)
-      for (uint32_t i = 0; i < o->lists[l].n; ++i) {
-        int rc = guard(s, e, op, o->lists[l].items[i].value);
-        if (rc != IX_CONT) return rc;
-      }
+    int rc = op_guards(s, e, op, o);
+    if (rc != IX_CONT) return rc;
     for (uint32_t i = 0; i < o->n_regions; ++i) {
-      int rc = region_guards(s, e, op, o->regions[i]);
+      rc = region_guards(s, e, op, o->regions[i]);
       if (rc != IX_CONT) return rc;
     }
   }

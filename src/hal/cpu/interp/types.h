@@ -59,6 +59,10 @@ typedef struct ix_binfo_t {
   /* (air.execute regions) parks only on its operands' air.execute results
    * (guards), which loop.c can wait for before the region starts (chain.h). */
   uint8_t calm;
+  /* (scf.parallel bodies) parks only in chain ops, which a stall releases:
+   * its instances may run in sequence in the reaching strand (tables.c
+   * serial_block); `serial_init`: only once the init tokens have fired. */
+  uint8_t serial, serial_init;
   uint8_t* kinds;   /* per slot */
 } ix_binfo_t;
 

@@ -5,7 +5,8 @@
  *    in instance order instance 0's get waits for the last instance's put; a
  *    stall releases it and the strand goes on with the next instances. The
  *    reduced token is waited for and the gotten data copied out at once, so a
- *    token that fired before every instance's get had would show;
+ *    token that fired before every instance's get had would show; also as an
+ *    scf.parallel nested in another, both in sequence;
  *  - init tokens fed only after the scf.parallel: every instance's put waits
  *    for them (released, then on strands of their own), and a body whose other
  *    ops would wait for them (a memref.store) takes the strand-per-instance
@@ -14,6 +15,7 @@
  * Every program runs on the pool of two workers and on a pool of one. */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -72,27 +74,74 @@ static const char k_ring[] =
     "  return\n"
     "}\n";
 
+/* The same ring of 2 * %h instances as an scf.parallel of 2 nested in one of
+ * %h, both run in sequence: instance (a, b) is i = 2b + a. */
+static const char k_ring2[] =
+    "air.channel @c [8]\n"
+    "func.func @ring2(%src: memref<32xi32>, %out: memref<32xi32>, %h: index) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.launch (%l) in (%nl=%c1) args(%ls=%src, %lo=%out, %lh=%h) : memref<32xi32>, "
+    "memref<32xi32>, index {\n"
+    "    air.segment @s args(%ss=%ls, %so=%lo, %sh=%lh) : memref<32xi32>, memref<32xi32>, "
+    "index {\n"
+    "      %c0 = arith.constant 0 : index\n"
+    "      %one = arith.constant 1 : index\n"
+    "      %c2 = arith.constant 2 : index\n"
+    "      %c4 = arith.constant 4 : index\n"
+    "      %sn = arith.muli %sh, %c2 : index\n"
+    "      %len = arith.muli %sn, %c4 : index\n"
+    "      %buf = memref.alloc() : memref<32xi32, 1>\n"
+    "      %t0 = air.wait_all async\n"
+    "      %r = scf.parallel (%b) = (%c0) to (%sh) step (%one) init (%t0) -> !air.token {\n"
+    "        %b2 = arith.muli %b, %c2 : index\n"
+    "        %ri = scf.parallel (%a) = (%c0) to (%c2) step (%one) init (%t0) -> !air.token {\n"
+    "          %i = arith.addi %b2, %a : index\n"
+    "          %o = arith.muli %i, %c4 : index\n"
+    "          %i1 = arith.addi %i, %one : index\n"
+    "          %j = arith.remui %i1, %sn : index\n"
+    "          %g = air.channel.get async [%t0] @c[%i] (%buf[%o] [%c4] [%one]) : "
+    "(memref<32xi32, 1>)\n"
+    "          %p = air.channel.put async [%t0] @c[%j] (%ss[%o] [%c4] [%one]) : "
+    "(memref<32xi32>)\n"
+    "          %both = air.wait_all async [%g, %p]\n"
+    REDUCE("%both")
+    "        }\n"
+    REDUCE("%ri")
+    "      }\n"
+    "      air.wait_all [%r]\n"
+    "      air.dma_memcpy_nd (%so[%c0] [%len] [%one], %buf[%c0] [%len] [%one]) : "
+    "(memref<32xi32>, memref<32xi32, 1>)\n"
+    "      memref.dealloc %buf : memref<32xi32, 1>\n"
+    "    }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
 static void test_ring_needs_the_release(void** state) {
   test_exec_t* x = *state;
   air_pool_t* one = NULL;
   air_program_t* p = test_load_text(x->ctx, "ring.mlir", k_ring);
+  air_program_t* p2 = test_load_text(x->ctx, "ring2.mlir", k_ring2);
   for (int k = 0; k < 2; ++k)
-    for (int rep = 0; rep < 16; ++rep) {
+    for (int rep = 0; rep < 24; ++rep) {
       int32_t src[32], out[32];
       for (int i = 0; i < 32; ++i) src[i] = 5 * i - 3 * rep + 2, out[i] = -7;
-      int64_t n = 1 + rep % 8;
+      bool nested = rep >= 16;
+      int64_t n = nested ? 2 * (1 + rep % 4) : 1 + rep % 8;
       air_arg_t args[3] = {test_mref(src, AIR_ELEM_I32, 1, (int64_t)32),
                            test_mref(out, AIR_ELEM_I32, 1, (int64_t)32), {0}};
       args[2].kind = AIR_ARG_INT;
       args[2].elem = AIR_ELEM_INDEX;
-      args[2].i = n;
-      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "ring", args, 3));
+      args[2].i = nested ? n / 2 : n;
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), nested ? p2 : p,
+                                  nested ? "ring2" : "ring", args, 3));
       for (int64_t i = 0; i < n; ++i)
         for (int e = 0; e < 4; ++e)
           assert_int_equal(out[((i + 1) % n) * 4 + e], src[i * 4 + e]);
       for (int64_t i = n * 4; i < 32; ++i) assert_int_equal(out[i], -7);
     }
   if (one) air_pool_destroy(one);
+  air_program_destroy(p2);
   air_program_destroy(p);
 }
 

@@ -167,6 +167,19 @@ static bool serial_block(const ix_tables_t* t, const air_block_t* b, bool* init)
         default: *init |= !ix_init_free(o); break;
       }
     }
+    if (o->kind == AIR_OP_PARALLEL) {
+      /* A nested scf.parallel must run in sequence too, whatever its init
+       * tokens: waiting for its instances' strands could not be released.
+       * Its ops also wait for the enclosing one's init tokens. */
+      bool inner = false, toks = false;
+      for (uint32_t i = 0; i < o->n_results; ++i)
+        toks |= o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN;
+      if (!o->n_regions || !o->regions[0] || !serial_block(t, o->regions[0], &inner) ||
+          (inner && toks))
+        return false;
+      *init |= inner;
+      continue;
+    }
     for (uint32_t i = 0; i < o->n_regions; ++i)
       if (o->regions[i] && !serial_block(t, o->regions[i], init)) return false;
   }

@@ -239,6 +239,25 @@ int ix_end_instance(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
   return IX_CONT;
 }
 
+/* Whether init `k` folds to a fired token without running its region: the
+ * region only joins two tokens (ix_binfo_t.join) and the init, every
+ * instance's token and the strand's extra tokens have fired, so each region's
+ * air.wait_all would complete at once as a chain op whose result is the run's
+ * fired token (chain.h) - the value stored here. Other cases (a token not
+ * fired, no chain) run the regions. */
+static bool join_fired(ix_strand_t* s, ix_par_t* p, const air_block_t* rb, uint32_t k) {
+  ix_run_t* r = s->run;
+  if (p->kinds[k] != IX_K_TOKEN || !rb || !ix_chain_on(r) || ix_failing(r)) return false;
+  const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, rb);
+  if (!bi || !bi->join) return false;
+  for (uint32_t i = 0; i < s->n_extra; ++i)
+    if (!ix_tok_fired(s->extra[i])) return false;
+  for (uint64_t i = 0; i <= p->n; ++i)
+    if (!ix_tok_fired(p->vals[i * p->n_inits + k].p)) return false;
+  par_store(r, p, p->n * p->n_inits + k, (ix_val_t){.p = r->fired});
+  return true;
+}
+
 /* After every instance: fold each init with the instances' values through the
  * scf.reduce regions, in instance order. */
 int ix_step_reduce(ix_strand_t* s, ix_frame_t* f) {
@@ -251,6 +270,10 @@ int ix_step_reduce(ix_strand_t* s, ix_frame_t* f) {
   }
   const air_op_t* red = op->regions[0]->last;
   while (f->k < p->n_inits) {
+    if (!f->inst && join_fired(s, p, red->regions[f->k], f->k)) {
+      f->k++;
+      continue;
+    }
     if (f->inst < p->n) {
       const air_block_t* rb = red->regions[f->k];
       if (!rb || rb->n_args != 2 || !rb->first)

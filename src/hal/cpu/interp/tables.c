@@ -186,6 +186,22 @@ static bool serial_block(const ix_tables_t* t, const air_block_t* b, bool* init)
   return true;
 }
 
+/* Whether an scf.reduce region only joins its two tokens: `%w = air.wait_all
+ * async [%lhs, %rhs]` (either order, nothing else) then `scf.reduce.return %w`.
+ * parallel.c folds such a region without running it when every token fired. */
+static bool join_block(const air_block_t* b) {
+  const air_op_t* w = b->first;
+  const air_op_t* ret = w ? w->next : NULL;
+  if (b->n_args != 2 || !w || !ret || ret->next || w->kind != AIR_OP_WAIT_ALL ||
+      w->n_results != 1 || w->n_operands || w->n_lists || w->n_regions ||
+      w->toks[AIR_TOK_DEP].n != 2 || w->toks[AIR_TOK_AFF].n || w->toks[AIR_TOK_CONC].n ||
+      ret->kind != AIR_OP_REDUCE_RETURN || ret->n_operands != 1 ||
+      ret->operands[0] != w->results[0])
+    return false;
+  const air_vid_t* d = w->toks[AIR_TOK_DEP].items;
+  return (d[0] == b->args[0] && d[1] == b->args[1]) || (d[0] == b->args[1] && d[1] == b->args[0]);
+}
+
 /* Straight-line ops only, none that runs user code or loops over memory: a run
  * costs about as much as starting one, so queues need not spread such runs. */
 static bool straight_block(const air_block_t* b) {
@@ -332,6 +348,7 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
       t->binfos[i].serial = serial_block(t, t->binfos[i].block, &init);
       t->binfos[i].serial_init = init;
     }
+    if (owner && owner->kind == AIR_OP_REDUCE) t->binfos[i].join = join_block(t->binfos[i].block);
     if (owner && owner->kind == AIR_OP_EXECUTE)
       t->binfos[i].calm = t->binfos[i].pure || pure_block(t, t->binfos[i].block, true);
     if (owner && owner->kind == AIR_OP_FUNC)

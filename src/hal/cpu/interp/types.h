@@ -63,6 +63,8 @@ typedef struct ix_binfo_t {
    * its instances may run in sequence in the reaching strand (tables.c
    * serial_block); `serial_init`: only once the init tokens have fired. */
   uint8_t serial, serial_init;
+  /* (scf.reduce regions) only joins its two tokens (tables.c join_block). */
+  uint8_t join;
   uint8_t* kinds;   /* per slot */
 } ix_binfo_t;
 

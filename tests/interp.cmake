@@ -50,6 +50,11 @@ set_tests_properties(test_interp_handoff PROPERTIES LABELS "concurrency")
 air_add_test(test_interp_chain ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_chain.c)
 set_tests_properties(test_interp_chain PROPERTIES LABELS "concurrency")
 air_add_path_tests(test_interp_chain)
+# scf.parallel instances in sequence in the reaching strand (parallel.c): a ring
+# that needs the release, init tokens fed later, the deadlock report.
+air_add_test(test_interp_par ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_par.c)
+set_tests_properties(test_interp_par PROPERTIES LABELS "concurrency")
+air_add_path_tests(test_interp_par)
 # Channel lanes with a lock of their own (issue 14, chan_lane.h): a ping-pong
 # whose waits end in the spin or parked, many putters on one lane, a full lane
 # named in the deadlock report.

@@ -43,21 +43,6 @@ static int guard(ix_strand_t* s, ix_env_t* e, const air_op_t* op, air_vid_t v) {
   return ix_tok_fired(t) ? IX_CONT : ix_park_tok(s, t, IX_WHY_VALUE, op, v);
 }
 
-/* Ops that neither touch memory nor start work need not wait for an
- * scf.parallel's init tokens: only index math and control structure. */
-static bool init_free(const air_op_t* op) {
-  switch (air_opkind_class(op->kind)) {
-    case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
-    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_SUBVIEW:
-    case AIR_OPC_RESHAPE: case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF:
-    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL: case AIR_OPC_TERNARY: case AIR_OPC_SWITCH:
-    case AIR_OPC_FORALL: case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META:
-    case AIR_OPC_REINTERPRET:
-      return true;
-    default: return false;
-  }
-}
-
 /* Guards every operand and index-list value of `o` for `op` (guard above):
  * `op` itself before it runs, or an op inside a chain execute's region. */
 static int op_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_op_t* o) {
@@ -77,7 +62,7 @@ static int op_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_
  * compiled unit `u` reads what every op under it reads, and may touch memory. */
 static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_cg_unit_t* u) {
   ix_run_t* r = s->run;
-  if (s->n_extra && (u || !init_free(op))) {
+  if (s->n_extra && (u || !ix_init_free(op))) {
     while (s->n_extra) {
       ix_tok_t* t = s->extra[s->n_extra - 1];
       if (!ix_tok_fired(t)) {
@@ -228,7 +213,7 @@ static int run_here(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_
 static ix_tok_t* first_unfired(ix_strand_t* c, ix_env_t* e, const air_op_t* op, uint8_t* why,
                                air_vid_t* v) {
   ix_run_t* r = c->run;
-  if (!init_free(op))
+  if (!ix_init_free(op))
     for (uint32_t i = c->n_extra; i-- > 0;)
       if (!ix_tok_fired(c->extra[i])) {
         *why = IX_WHY_INIT, *v = 0;

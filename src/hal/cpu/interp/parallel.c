@@ -2,16 +2,28 @@
  * and scf.reduce.
  *
  * A body that cannot park runs in sequence, instance after instance, in the
- * reaching strand. Otherwise every instance is a strand of its own and the
- * reaching strand waits for them; either way their scf.reduce values are then
- * folded into the inits through the reduce regions, in instance order. The op
- * completes when the instances have run their bodies, not when the async work
- * they dispatched has (that is what the reduced tokens are for), so instances
- * dispatch in program order relative to the ops around the scf.parallel. */
+ * reaching strand. So does a body that parks only in chain ops when the run
+ * chains (ix_binfo_t.serial: its async ops run in the strand or on strands of
+ * their own, nothing else can wait): a chain op that waits for something a
+ * later instance (or anything else this strand would issue later) does is
+ * released at the stall that wait ends in, exactly as in a strand's own ops
+ * (chain.h), and the strand goes on with the next instance. The init tokens
+ * then become the strand's extra tokens until the last instance is done, so
+ * every op an instance runs or dispatches waits for them as on a strand of its
+ * own; a body in which other ops than async ones would wait for them runs so
+ * only once they have fired (such a wait could not be released). Otherwise
+ * every instance is a strand of its own and the reaching strand waits for
+ * them. Either way their scf.reduce values are then folded into the inits
+ * through the reduce regions, in instance order, so the reduced token fires
+ * when every instance's has. The op completes when the instances have run
+ * their bodies, not when the async work they dispatched has (that is what the
+ * reduced tokens are for), so instances dispatch in program order relative to
+ * the ops around the scf.parallel. */
 #include "hal/cpu/interp/parallel.h"
 
 #include <string.h>
 
+#include "hal/cpu/interp/chain.h"
 #include "runtime/base/mem.h"
 
 /* scf.parallel state shared by the instances and the reducing strand. */
@@ -133,18 +145,32 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     ntok += p->kinds[k] == IX_K_TOKEN;
   }
   ix_frame_t rf = {.kind = IX_F_REDUCE, .owner = op, .env = e, .state = p};
+  /* The spec: init tokens are a broadcast dependency of every instance, so
+   * whatever an instance runs or dispatches waits for them first, while the
+   * instance itself runs at once and dispatches in program order. */
+  ix_tok_t* it[16];
+  uint32_t nit = 0, unfired = 0;
+  for (uint32_t k = 0; k < ni && nit < 16; ++k)
+    if (p->kinds[k] == IX_K_TOKEN) {
+      it[nit] = p->vals[total * ni + k].p;
+      unfired += !ix_tok_fired(it[nit++]);
+    }
   const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, body);
-  if (bi && bi->pure && !ntok) {
-    /* Nothing in the body can park: run the instances in sequence, in order. */
+  if (bi && ((bi->pure && !ntok) ||
+             (bi->serial && ix_chain_on(r) && !ix_failing(r) && (!unfired || !bi->serial_init)))) {
+    /* In sequence, in order, in this strand: nothing in the body can park, or
+     * only chain ops can (see the top of the file). */
     ix_env_t* be = ix_env_new(r, body, e, false);
     if (!be) {
       ix_shared_unref(r, &p->base);
       return ix_oom(s);
     }
     par_ivs(r, p, be, body, 0);
+    /* `k`: the strand's own tokens, kept when the instances are done. */
     ix_frame_t bf = {.kind = IX_F_BODY, .flags = IX_FL_SEQ, .owner = op, .pc = body->first,
-                     .env = be, .state = p};
-    if (!ix_push(s, &bf)) {
+                     .env = be, .state = p, .k = s->n_extra};
+    if ((unfired && !ix_strand_extra_push(s, it, nit)) || !ix_push(s, &bf)) {
+      ix_strand_extra_trim(s, (uint32_t)bf.k);
       ix_env_unref(r, be);
       ix_shared_unref(r, &p->base);
       return ix_oom(s);
@@ -159,13 +185,6 @@ int ix_op_parallel(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     return ix_oom(s);
   }
   ix_env_ref(e);
-  /* The spec: init tokens are a broadcast dependency of every instance, so
-   * whatever an instance runs or dispatches waits for them first, while the
-   * instance itself runs at once and dispatches in program order. */
-  ix_tok_t* it[16];
-  uint32_t nit = 0;
-  for (uint32_t k = 0; k < ni && nit < 16; ++k)
-    if (p->kinds[k] == IX_K_TOKEN) it[nit++] = p->vals[total * ni + k].p;
   for (uint64_t i = 0; i < total; ++i) {
     ix_env_t* be = ix_env_new(r, body, e, false);
     ix_strand_t* c = be ? ix_strand_new(r, p->join, s->scope, s->pe, s->space) : NULL;
@@ -208,6 +227,7 @@ int ix_end_instance(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
     return IX_CONT;
   }
   ix_shared_ref(&p->base);
+  ix_strand_extra_trim(s, (uint32_t)f->k);
   ix_pop(s);
   ix_frame_t rf = {.kind = IX_F_REDUCE, .owner = op, .env = ix_top(s)->env, .state = p};
   ix_env_ref(rf.env);
@@ -217,6 +237,25 @@ int ix_end_instance(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
     return ix_oom(s);
   }
   return IX_CONT;
+}
+
+/* Whether init `k` folds to a fired token without running its region: the
+ * region only joins two tokens (ix_binfo_t.join) and the init, every
+ * instance's token and the strand's extra tokens have fired, so each region's
+ * air.wait_all would complete at once as a chain op whose result is the run's
+ * fired token (chain.h) - the value stored here. Other cases (a token not
+ * fired, no chain) run the regions. */
+static bool join_fired(ix_strand_t* s, ix_par_t* p, const air_block_t* rb, uint32_t k) {
+  ix_run_t* r = s->run;
+  if (p->kinds[k] != IX_K_TOKEN || !rb || !ix_chain_on(r) || ix_failing(r)) return false;
+  const ix_binfo_t* bi = air_ptrmap_get(&r->tab.blocks, rb);
+  if (!bi || !bi->join) return false;
+  for (uint32_t i = 0; i < s->n_extra; ++i)
+    if (!ix_tok_fired(s->extra[i])) return false;
+  for (uint64_t i = 0; i <= p->n; ++i)
+    if (!ix_tok_fired(p->vals[i * p->n_inits + k].p)) return false;
+  par_store(r, p, p->n * p->n_inits + k, (ix_val_t){.p = r->fired});
+  return true;
 }
 
 /* After every instance: fold each init with the instances' values through the
@@ -231,6 +270,10 @@ int ix_step_reduce(ix_strand_t* s, ix_frame_t* f) {
   }
   const air_op_t* red = op->regions[0]->last;
   while (f->k < p->n_inits) {
+    if (!f->inst && join_fired(s, p, red->regions[f->k], f->k)) {
+      f->k++;
+      continue;
+    }
     if (f->inst < p->n) {
       const air_block_t* rb = red->regions[f->k];
       if (!rb || rb->n_args != 2 || !rb->first)
@@ -241,7 +284,10 @@ int ix_step_reduce(ix_strand_t* s, ix_frame_t* f) {
       ix_set(r, re, rb->args[0], p->vals[acc]);
       ix_set(r, re, rb->args[1], p->vals[f->inst * p->n_inits + f->k]);
       f->inst++;
-      ix_frame_t bf = {.kind = IX_F_BODY, .owner = red, .pc = rb->first, .env = re};
+      /* A release in an earlier region (chain.h) holds for the later ones: one
+       * stall per fold, not one per instance, while their tokens wait. */
+      ix_frame_t bf = {.kind = IX_F_BODY, .flags = (uint8_t)(f->flags & IX_FL_SPREAD),
+                       .owner = red, .pc = rb->first, .env = re};
       if (!ix_push(s, &bf)) {
         ix_env_unref(r, re);
         return ix_oom(s);
@@ -266,6 +312,7 @@ int ix_end_reduce_region(ix_strand_t* s, ix_frame_t* f, const air_op_t* term) {
   if (!v || (p->kinds[rf->k] != IX_K_SCALAR && !v->p))
     return ix_failed(s, ix_err(r, term, AIR_STATUS_INTERNAL, "scf.reduce.return value missing"));
   par_store(r, p, p->n * p->n_inits + rf->k, *v);
+  rf->flags |= f->flags & IX_FL_SPREAD;
   ix_pop(s);
   return IX_CONT;
 }

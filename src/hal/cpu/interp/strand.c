@@ -46,6 +46,28 @@ bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* m
   return true;
 }
 
+bool ix_strand_extra_push(ix_strand_t* s, ix_tok_t* const* toks, uint32_t n) {
+  ix_run_t* r = s->run;
+  if (s->n_extra + n > s->cap_extra) {
+    uint32_t cap = s->n_extra + n;
+    ix_tok_t** x = ix_cache_get(r->cache, &r->alloc, cap * sizeof(ix_tok_t*));
+    if (!x) return false;
+    for (uint32_t i = 0; i < s->n_extra; ++i) x[i] = s->extra[i];
+    ix_cache_put(r->cache, &r->alloc, s->extra, s->cap_extra * sizeof(ix_tok_t*));
+    s->extra = x;
+    s->cap_extra = cap;
+  }
+  for (uint32_t i = 0; i < n; ++i) {
+    ix_tok_ref(toks[i]);
+    s->extra[s->n_extra++] = toks[i];
+  }
+  return true;
+}
+
+void ix_strand_extra_trim(ix_strand_t* s, uint32_t n) {
+  while (s->n_extra > n) ix_tok_unref(s->run, s->extra[--s->n_extra]);
+}
+
 /* A strand stops working for its PE; the last one records the PE's span and
  * lets go of the PE's env. */
 static void pe_leave(ix_strand_t* s, bool record) {

@@ -114,10 +114,32 @@ static inline bool ix_is_async(const air_op_t* op) {
   }
 }
 
+/* Ops that neither touch memory nor start work need not wait for an
+ * scf.parallel's init tokens: only index math and control structure. */
+static inline bool ix_init_free(const air_op_t* op) {
+  switch (air_opkind_class(op->kind)) {
+    case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_AFFINE_APPLY: case AIR_OPC_SUBVIEW:
+    case AIR_OPC_RESHAPE: case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF:
+    case AIR_OPC_AFFINE_IF: case AIR_OPC_PARALLEL: case AIR_OPC_TERNARY: case AIR_OPC_SWITCH:
+    case AIR_OPC_FORALL: case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META:
+    case AIR_OPC_REINTERPRET:
+      return true;
+    default: return false;
+  }
+}
+
 ix_strand_t* ix_strand_new(ix_run_t* r, ix_tok_t* join, ix_tok_t* scope, ix_pe_t* pe,
                            struct ix_space_t* space);
 /* Gives `c` the tokens of `from` (may be NULL) plus `n` more (references taken). */
 bool ix_strand_extra(ix_strand_t* c, const ix_strand_t* from, ix_tok_t* const* more, uint32_t n);
+/* Adds `n` tokens (references taken) on top of the strand's own: an scf.parallel
+ * run in sequence in this strand (parallel.c) makes its instances' ops wait for
+ * its init tokens as they would on strands of their own. */
+bool ix_strand_extra_push(ix_strand_t* s, ix_tok_t* const* toks, uint32_t n);
+/* Drops the tokens above the first `n` (those ops after the scf.parallel do
+ * not wait for); wait_ready may have dropped more already, once fired. */
+void ix_strand_extra_trim(ix_strand_t* s, uint32_t n);
 /* Frees a strand that was never spawned. */
 void ix_strand_free(ix_strand_t* s);
 /* Queues a new strand (counts it live and joined). */

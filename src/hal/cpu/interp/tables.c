@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hal/cpu/interp/overwrite.h"
+#include "hal/cpu/interp/strand.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
@@ -117,6 +118,88 @@ static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards) 
       if (o->regions[i] && !pure_block(t, o->regions[i], guards)) return false;
   }
   return true;
+}
+
+/* Whether a block, run in the strand that reaches it, parks only where a stall
+ * can release it (chain.h), so scf.parallel may run its instances in sequence
+ * when the run chains (parallel.c). An async op (with a result) either runs as
+ * a chain op, whose waits a stall releases, or goes to a strand of its own and
+ * never waits here; every other op, nested regions included, must be one that
+ * cannot park (pure_block's ops) and name no dependency token and no
+ * air.execute result (a guard). Tokens as plain values (iter_args, yields,
+ * scf.reduce) are fine: only async ops wait for them. `*init` is set when some
+ * op other than an async op or a terminator would wait for the scf.parallel's
+ * init tokens (not ix_init_free, or a loop or branch a compiled unit may run):
+ * that wait is not a chain op's, so the caller runs in sequence then only once
+ * the init tokens have fired. */
+static bool serial_block(const ix_tables_t* t, const air_block_t* b, bool* init) {
+  for (const air_op_t* o = b->first; o; o = o->next) {
+    if (ix_is_async(o)) continue;
+    if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
+    switch (air_opkind_class(o->kind)) {
+      case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+      case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
+      case AIR_OPC_LOAD: case AIR_OPC_STORE: case AIR_OPC_COPY: case AIR_OPC_SUBVIEW:
+      case AIR_OPC_RESHAPE:
+      case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
+      case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
+      case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
+      case AIR_OPC_TERNARY: case AIR_OPC_SWITCH: case AIR_OPC_IN_PARALLEL:
+      case AIR_OPC_LINALG_INDEX: case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE:
+      case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
+        break;
+      default: return false;
+    }
+    for (uint32_t k = 0; k < 3; ++k) /* dependency, affinity, concurrency */
+      if (o->toks[k].n) return false;
+    for (uint32_t i = 0; i < o->n_operands; ++i)
+      if (o->operands[i] < t->n_values && t->vinfo[o->operands[i]].guard) return false;
+    for (uint32_t l = 0; l < o->n_lists; ++l)
+      for (uint32_t i = 0; i < o->lists[l].n; ++i) {
+        air_vid_t v = o->lists[l].items[i].value;
+        if (v && v < t->n_values && t->vinfo[v].guard) return false;
+      }
+    if (o->next) {
+      switch (air_opkind_class(o->kind)) {
+        case AIR_OPC_FOR: case AIR_OPC_AFFINE_FOR: case AIR_OPC_IF: case AIR_OPC_AFFINE_IF:
+          *init = true;
+          break;
+        default: *init |= !ix_init_free(o); break;
+      }
+    }
+    if (o->kind == AIR_OP_PARALLEL) {
+      /* A nested scf.parallel must run in sequence too, whatever its init
+       * tokens: waiting for its instances' strands could not be released.
+       * Its ops also wait for the enclosing one's init tokens. */
+      bool inner = false, toks = false;
+      for (uint32_t i = 0; i < o->n_results; ++i)
+        toks |= o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN;
+      if (!o->n_regions || !o->regions[0] || !serial_block(t, o->regions[0], &inner) ||
+          (inner && toks))
+        return false;
+      *init |= inner;
+      continue;
+    }
+    for (uint32_t i = 0; i < o->n_regions; ++i)
+      if (o->regions[i] && !serial_block(t, o->regions[i], init)) return false;
+  }
+  return true;
+}
+
+/* Whether an scf.reduce region only joins its two tokens: `%w = air.wait_all
+ * async [%lhs, %rhs]` (either order, nothing else) then `scf.reduce.return %w`.
+ * parallel.c folds such a region without running it when every token fired. */
+static bool join_block(const air_block_t* b) {
+  const air_op_t* w = b->first;
+  const air_op_t* ret = w ? w->next : NULL;
+  if (b->n_args != 2 || !w || !ret || ret->next || w->kind != AIR_OP_WAIT_ALL ||
+      w->n_results != 1 || w->n_operands || w->n_lists || w->n_regions ||
+      w->toks[AIR_TOK_DEP].n != 2 || w->toks[AIR_TOK_AFF].n || w->toks[AIR_TOK_CONC].n ||
+      ret->kind != AIR_OP_REDUCE_RETURN || ret->n_operands != 1 ||
+      ret->operands[0] != w->results[0])
+    return false;
+  const air_vid_t* d = w->toks[AIR_TOK_DEP].items;
+  return (d[0] == b->args[0] && d[1] == b->args[1]) || (d[0] == b->args[1] && d[1] == b->args[0]);
 }
 
 /* Straight-line ops only, none that runs user code or loops over memory: a run
@@ -260,6 +343,12 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
     if (owner && (owner->kind == AIR_OP_PARALLEL || owner->kind == AIR_OP_FUNC ||
                   owner->kind == AIR_OP_EXECUTE))
       t->binfos[i].pure = pure_block(t, t->binfos[i].block, false);
+    if (owner && owner->kind == AIR_OP_PARALLEL) {
+      bool init = false;
+      t->binfos[i].serial = serial_block(t, t->binfos[i].block, &init);
+      t->binfos[i].serial_init = init;
+    }
+    if (owner && owner->kind == AIR_OP_REDUCE) t->binfos[i].join = join_block(t->binfos[i].block);
     if (owner && owner->kind == AIR_OP_EXECUTE)
       t->binfos[i].calm = t->binfos[i].pure || pure_block(t, t->binfos[i].block, true);
     if (owner && owner->kind == AIR_OP_FUNC)

@@ -59,6 +59,12 @@ typedef struct ix_binfo_t {
   /* (air.execute regions) parks only on its operands' air.execute results
    * (guards), which loop.c can wait for before the region starts (chain.h). */
   uint8_t calm;
+  /* (scf.parallel bodies) parks only in chain ops, which a stall releases:
+   * its instances may run in sequence in the reaching strand (tables.c
+   * serial_block); `serial_init`: only once the init tokens have fired. */
+  uint8_t serial, serial_init;
+  /* (scf.reduce regions) only joins its two tokens (tables.c join_block). */
+  uint8_t join;
   uint8_t* kinds;   /* per slot */
 } ix_binfo_t;
 

@@ -273,9 +273,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_lane_t* q = ix_lane_get(r, s->space, c, p);
   if (!q) return chan_fail(s, AIR_STATUS_OOM(&r->alloc, "channel lane"));
   size_t bytes = (size_t)count * esize;
-  /* Straight into a waiting get (both small, one receiver, no padding, no
-   * trace): the put copies into the get's destination under the lane lock. */
-  bool direct = c->n_recv == 1 && bytes <= IX_LANE_SMALL && !padded && !r->trace;
+  /* Straight into a waiting get (one receiver, no padding, no trace): the put
+   * copies into the get's destination, under the lane lock when small. */
+  bool direct = c->n_recv == 1 && !padded && !r->trace && count <= (int64_t)UINT32_MAX;
   ix_lane_lock(q);
   if (f->tk_op != op) {
     f->ticket = ix_lane_ticket(q, put, rv);
@@ -298,11 +298,18 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     }
     ix_lane_unlock(q);
     if (ix_lane_spin(r, put, q, x, t, depth, offer) && offer &&
-        atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1)
+        atomic_load_explicit(&q->taken, memory_order_acquire) > t)
       return chan_done(s, f, c, idx, op);
     ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
     if (offer) {
-      if (atomic_load_explicit(&q->taken, memory_order_relaxed) == t + 1) {
+      if (q->offer_busy) {
+        /* A put is copying into `pat` outside the lock: `pat` must live until
+         * it is done (a copy, so the wait is bounded). */
+        ix_lane_unlock(q);
+        ix_lane_wait_taken(q, t);
+        return chan_done(s, f, c, idx, op);
+      }
+      if (atomic_load_explicit(&q->taken, memory_order_relaxed) > t) {
         ix_lane_unlock(q);
         return chan_done(s, f, c, idx, op);
       }
@@ -320,19 +327,31 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       q->offer_elem == v->elem) {
     /* The get of transfer t waits with its destination (an open offer's
      * ticket is the head): transfer t skips the ring. */
-    if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
-      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
-    } else if (count && q->offer_flat) {
-      ix_pat_t lin;
+    ix_pat_t lin;
+    const ix_pat_t* to = q->offer_to;
+    if (q->offer_flat) {
       ix_pat_linear(&lin, q->offer_to, pat.esize, count);
-      ix_pat_copy(&lin, &pat);
-    } else if (count) {
-      ix_pat_copy((const ix_pat_t*)q->offer_to, &pat);
+      to = &lin;
     }
-    __atomic_store_n(&q->head, t + 1, __ATOMIC_RELEASE);
     q->offer_open = false;
+    if (bytes > IX_LANE_SMALL) {
+      /* Large: copied outside the lock, which the lane's other ops need
+       * meanwhile; the get waits for `taken` (offer_busy tells it not to
+       * withdraw) and the head stays at t, so no later transfer overtakes. */
+      q->offer_busy = true;
+      ix_lane_unlock(q);
+      ix_watchdog_enter(s, op, false);
+      ix_split_copy(r, to, &pat); /* large transfers on several workers */
+      ix_watchdog_exit(s);
+      ix_lane_lock(q);
+      q->offer_busy = false;
+    } else if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
+      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
+    } else if (count) {
+      ix_pat_copy(to, &pat);
+    }
+    wake = ix_lane_skip_head(c, q);
     atomic_store_explicit(&q->taken, t + 1, memory_order_release);
-    wake = atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
     ix_lane_unlock(q);
     if (wake) ix_lane_wake(r, c, q, false, t);
     return chan_done(s, f, c, idx, op);

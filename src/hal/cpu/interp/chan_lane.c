@@ -131,12 +131,14 @@ uint32_t ix_lane_home(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* 
 
 /* A lane of `c` in one block (chan_lane.h): the lane's two lines, the ring
  * (an entry a line), the entries' inline bytes, and per-receiver tickets and
- * wait lists when there are several receivers (one receiver's are in the lane). */
+ * wait lists when there are several receivers (one receiver's are in the lane),
+ * or else room for a parked get's offered pattern. */
 static ix_lane_t* lane_make(ix_run_t* r, const ix_chan_t* c) {
   size_t depth = (size_t)c->depth, nr = c->n_recv;
   size_t ring_at = sizeof(ix_lane_t), bytes_at = ring_at + depth * sizeof(ix_xfer_t);
   size_t recv_at = bytes_at + depth * IX_LANE_SMALL;
-  size_t size = recv_at + (nr > 1 ? nr * (sizeof(uint64_t) + sizeof(ix_wlist_t)) : 0);
+  size_t size = recv_at + (nr > 1 ? nr * (sizeof(uint64_t) + sizeof(ix_wlist_t))
+                                  : sizeof(ix_pat_t));
   size_t mem_size = line_bytes(size); /* whole lines: the last one shared with nothing */
   char* m = cget(r, mem_size);
   if (!m) return NULL;
@@ -155,6 +157,7 @@ static ix_lane_t* lane_make(ix_run_t* r, const ix_chan_t* c) {
   } else {
     q->get_issued = &q->get0;
     q->getters = &q->getter0;
+    q->offer_pat = (ix_pat_t*)(b + recv_at);
   }
   return q;
 }

@@ -87,6 +87,7 @@ typedef struct ix_lane_t {
   ix_wlist_t getter0;
   void* mem;               /* the block (cache.h) */
   size_t mem_size;
+  ix_pat_t* offer_pat;     /* a parked get's offered pattern (one receiver only) */
   /* 1 + the last transfer a put copied straight into its waiting get (set
    * under the lock; only grows: a get of transfer t is done once taken > t). */
   _Alignas(64) _Atomic uint64_t taken;
@@ -172,7 +173,8 @@ static inline uint64_t ix_lane_ticket(ix_lane_t* q, bool put, uint64_t rv) {
 static inline bool ix_lane_blocked(const ix_lane_t* q, bool put, uint64_t t, uint64_t depth) {
   if (put) return t >= q->head + depth;
   const ix_xfer_t* x = &q->ring[t % depth];
-  return x->seq != t || x->state != IX_X_FULL;
+  /* head > t: transfer t went straight into this get (it has no other reader). */
+  return (x->seq != t || x->state != IX_X_FULL) && q->head <= t;
 }
 /* Entry x holds at least `bytes` (a cache block when its inline bytes are too
  * few); false when out of memory. By whoever fills x. */

@@ -66,8 +66,11 @@ typedef struct ix_xfer_t {
  * The offer (channel.c) is a get's whose transfer is the lane's next one, to
  * take it straight into its destination: while it is open, the get's ticket is
  * `head` (only reading that transfer moves the head), so it needs no ticket of
- * its own. The get spins on `taken` (line 2), not on line 0, which the put
- * works on meanwhile, nor on its own stack, which it writes again at once. */
+ * its own. A spinning get spins on `taken` (line 2), not on line 0, which the
+ * put works on meanwhile, nor on its own stack, which it writes again at once;
+ * a parked get's pattern is kept in the lane (`offer_pat`), and the put wakes
+ * it. A put copies a large transfer into the offer outside the lock
+ * (`offer_busy`), the head staying at the get's transfer meanwhile. */
 typedef struct ix_lane_t {
   _Alignas(64) _Atomic uint32_t lock;
   _Atomic uint32_t parked_puts, parked_gets; /* waiters on the lists below */

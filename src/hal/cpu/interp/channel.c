@@ -6,7 +6,9 @@
  * entry is free (so a
  * producer runs exactly `depth` transfers ahead of a slow consumer and may reuse
  * its source right after); otherwise it parks. A get copies its transfer into its
- * destination, or parks until it has been put. With broadcast_shape a put index
+ * destination, or parks until it has been put. When the get of the lane's next
+ * transfer waits first (spinning or parked), it offers its destination and the
+ * put copies straight into it instead: one copy, not two (issue 14). With broadcast_shape a put index
  * reaches several get indices (those that agree with it on every dimension the
  * channel does not broadcast); each receiver reads every transfer once and an
  * entry frees when all of them have.

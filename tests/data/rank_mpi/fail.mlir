@@ -4,6 +4,9 @@
 // op, in its process only; the index is computed, so no verifier sees it) and
 // rank 0 waits for that transfer. The failing process prints the error and
 // tells its peers (ABORT); every process ends with exit 1, none hangs.
+// The get waits for the put's token: the put reads %x until its token fires, and
+// the get may write %x as soon as it runs (a put that finds it waiting copies
+// straight into it), so without the dependency the two would race on %x.
 air.channel @pipe [64]
 func.func @fail(%nr: index, %a: memref<4xf32>) {
   air.rank (%r) in (%n=%nr) args(%x=%a) : memref<4xf32> {
@@ -15,8 +18,8 @@ func.func @fail(%nr: index, %a: memref<4xf32>) {
     %bad = arith.addi %r, %c99 : index
     %next = arith.select %is_last, %bad, %s : index
     %t = air.channel.put async @pipe[%next] (%x[] [] []) : (memref<4xf32>)
-    air.channel.get @pipe[%r] (%x[] [] []) : (memref<4xf32>)
-    air.wait_all [%t]
+    %g = air.channel.get async [%t] @pipe[%r] (%x[] [] []) : (memref<4xf32>)
+    air.wait_all [%g]
   }
   return
 }

@@ -60,3 +60,8 @@ air_add_path_tests(test_interp_par)
 # named in the deadlock report.
 air_add_test(test_interp_lane ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_lane.c)
 set_tests_properties(test_interp_lane PROPERTIES LABELS "concurrency")
+# A transfer copied once, straight from the put into a waiting get, at sizes around
+# every threshold, both orders, depth 1 and 2, broadcast (issue 14, channel.c).
+air_add_test(test_interp_direct ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_direct.c)
+set_tests_properties(test_interp_direct PROPERTIES LABELS "concurrency")
+air_add_path_tests(test_interp_direct)

@@ -131,12 +131,14 @@ uint32_t ix_lane_home(const ix_run_t* r, const ix_space_t* sp, const ix_chan_t* 
 
 /* A lane of `c` in one block (chan_lane.h): the lane's two lines, the ring
  * (an entry a line), the entries' inline bytes, and per-receiver tickets and
- * wait lists when there are several receivers (one receiver's are in the lane). */
+ * wait lists when there are several receivers (one receiver's are in the lane),
+ * or else room for a parked get's offered pattern. */
 static ix_lane_t* lane_make(ix_run_t* r, const ix_chan_t* c) {
   size_t depth = (size_t)c->depth, nr = c->n_recv;
   size_t ring_at = sizeof(ix_lane_t), bytes_at = ring_at + depth * sizeof(ix_xfer_t);
   size_t recv_at = bytes_at + depth * IX_LANE_SMALL;
-  size_t size = recv_at + (nr > 1 ? nr * (sizeof(uint64_t) + sizeof(ix_wlist_t)) : 0);
+  size_t size = recv_at + (nr > 1 ? nr * (sizeof(uint64_t) + sizeof(ix_wlist_t))
+                                  : sizeof(ix_pat_t));
   size_t mem_size = line_bytes(size); /* whole lines: the last one shared with nothing */
   char* m = cget(r, mem_size);
   if (!m) return NULL;
@@ -155,6 +157,7 @@ static ix_lane_t* lane_make(ix_run_t* r, const ix_chan_t* c) {
   } else {
     q->get_issued = &q->get0;
     q->getters = &q->getter0;
+    q->offer_pat = (ix_pat_t*)(b + recv_at);
   }
   return q;
 }
@@ -205,9 +208,9 @@ bool ix_lane_put_done(ix_lane_t* q, ix_xfer_t* x) {
   return atomic_load_explicit(&q->parked_gets, memory_order_relaxed) != 0;
 }
 
-bool ix_lane_get_done(const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x) {
+/* Frees the read entries from the head on; true when one was. */
+static bool free_read(const ix_chan_t* c, ix_lane_t* q) {
   uint64_t depth = (uint64_t)c->depth;
-  if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);
   bool freed = false;
   for (;;) {
     ix_xfer_t* h = &q->ring[q->head % depth];
@@ -216,7 +219,18 @@ bool ix_lane_get_done(const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x) {
     __atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELEASE);
     freed = true;
   }
-  return freed && atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
+  return freed;
+}
+
+bool ix_lane_get_done(const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x) {
+  if (--x->readers_left == 0) __atomic_store_n(&x->state, (uint8_t)IX_X_DONE, __ATOMIC_RELEASE);
+  return free_read(c, q) && atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
+}
+
+bool ix_lane_skip_head(const ix_chan_t* c, ix_lane_t* q) {
+  __atomic_store_n(&q->head, q->head + 1, __ATOMIC_RELEASE);
+  free_read(c, q);
+  return atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
 }
 
 /* Under the run lock: wakes the get waiting for transfer `t` (wait lists are in
@@ -290,7 +304,7 @@ bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x,
   int64_t deadline = 0;
   for (uint32_t i = 0;; ++i) {
     if (put ? t < __atomic_load_n(&q->head, __ATOMIC_ACQUIRE) + depth
-            : (offered && atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1) ||
+            : (offered && atomic_load_explicit(&q->taken, memory_order_acquire) > t) ||
                   (__atomic_load_n(&x->state, __ATOMIC_ACQUIRE) == IX_X_FULL &&
                    __atomic_load_n(&x->seq, __ATOMIC_RELAXED) == t))
       return true;
@@ -303,3 +317,14 @@ bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x,
   }
 }
 
+
+void ix_lane_wait_taken(const ix_lane_t* q, uint64_t t) {
+  for (uint32_t i = 0; atomic_load_explicit(&q->taken, memory_order_acquire) <= t;) {
+    if (++i < 256) {
+      ix_cpu_relax();
+    } else {
+      i = 0;
+      sched_yield(); /* the put lost its core */
+    }
+  }
+}

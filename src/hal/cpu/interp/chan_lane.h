@@ -66,8 +66,11 @@ typedef struct ix_xfer_t {
  * The offer (channel.c) is a get's whose transfer is the lane's next one, to
  * take it straight into its destination: while it is open, the get's ticket is
  * `head` (only reading that transfer moves the head), so it needs no ticket of
- * its own. The get spins on `taken` (line 2), not on line 0, which the put
- * works on meanwhile, nor on its own stack, which it writes again at once. */
+ * its own. A spinning get spins on `taken` (line 2), not on line 0, which the
+ * put works on meanwhile, nor on its own stack, which it writes again at once;
+ * a parked get's pattern is kept in the lane (`offer_pat`), and the put wakes
+ * it. A put copies a large transfer into the offer outside the lock
+ * (`offer_busy`), the head staying at the get's transfer meanwhile. */
 typedef struct ix_lane_t {
   _Alignas(64) _Atomic uint32_t lock;
   _Atomic uint32_t parked_puts, parked_gets; /* waiters on the lists below */
@@ -78,7 +81,8 @@ typedef struct ix_lane_t {
   void* offer_to;          /* ... its destination: bytes (offer_flat) or an ix_pat_t, */
   uint8_t offer_elem;      /* ... its element type, */
   bool offer_flat;         /* ... whether offer_to is a contiguous run, */
-  bool offer_open;         /* ... and whether there is one */
+  bool offer_open;         /* ... whether there is one, */
+  bool offer_busy;         /* ... and whether a put is copying into it outside the lock */
   _Alignas(64) ix_xfer_t* ring; /* depth entries; transfer k lives in entry k % depth */
   uint64_t* get_issued;    /* per receiver: tickets handed to gets */
   ix_wlist_t* getters;     /* per receiver */
@@ -86,8 +90,9 @@ typedef struct ix_lane_t {
   ix_wlist_t getter0;
   void* mem;               /* the block (cache.h) */
   size_t mem_size;
+  ix_pat_t* offer_pat;     /* a parked get's offered pattern (one receiver only) */
   /* 1 + the last transfer a put copied straight into its waiting get (set
-   * under the lock). */
+   * under the lock; only grows: a get of transfer t is done once taken > t). */
   _Alignas(64) _Atomic uint64_t taken;
 } ix_lane_t;
 _Static_assert(offsetof(ix_lane_t, ring) == 64, "a transfer's fields fill the lane's line 0");
@@ -171,7 +176,8 @@ static inline uint64_t ix_lane_ticket(ix_lane_t* q, bool put, uint64_t rv) {
 static inline bool ix_lane_blocked(const ix_lane_t* q, bool put, uint64_t t, uint64_t depth) {
   if (put) return t >= q->head + depth;
   const ix_xfer_t* x = &q->ring[t % depth];
-  return x->seq != t || x->state != IX_X_FULL;
+  /* head > t: transfer t went straight into this get (it has no other reader). */
+  return (x->seq != t || x->state != IX_X_FULL) && q->head <= t;
 }
 /* Entry x holds at least `bytes` (a cache block when its inline bytes are too
  * few); false when out of memory. By whoever fills x. */
@@ -182,6 +188,11 @@ bool ix_lane_put_done(ix_lane_t* q, ix_xfer_t* x);
 /* Under the lane lock: one receiver has read entry x; frees what every receiver
  * read. True when a parked put may now go on (call ix_lane_wake). */
 bool ix_lane_get_done(const ix_chan_t* c, ix_lane_t* q, ix_xfer_t* x);
+/* Under the lane lock: transfer `head` went straight from its put to its get
+ * (never in the ring): moves the head past it and frees the entries after it
+ * that every receiver already read (a later transfer's get may finish first).
+ * True when a parked put may now go on (call ix_lane_wake). */
+bool ix_lane_skip_head(const ix_chan_t* c, ix_lane_t* q);
 /* Not under any lock: takes the run lock and wakes the gets waiting for
  * transfer t (gets) or the puts whose slot is free (!gets). */
 void ix_lane_wake(ix_run_t* r, const ix_chan_t* c, ix_lane_t* q, bool gets, uint64_t t);
@@ -198,5 +209,9 @@ static inline bool ix_lane_may_spin(ix_run_t* r) { return air_pool_threads(r->po
  * slot is free; true when it is. */
 bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x, uint64_t t,
                   uint64_t depth, bool offered);
+/* Not under the lane lock: waits until a put that took the get of transfer t's
+ * offer has finished copying (taken > t). Unbounded but short: the put only
+ * copies. */
+void ix_lane_wait_taken(const ix_lane_t* q, uint64_t t);
 
 #endif /* AIR_HAL_CPU_INTERP_CHAN_LANE_H_ */

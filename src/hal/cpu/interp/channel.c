@@ -6,7 +6,9 @@
  * entry is free (so a
  * producer runs exactly `depth` transfers ahead of a slow consumer and may reuse
  * its source right after); otherwise it parks. A get copies its transfer into its
- * destination, or parks until it has been put. With broadcast_shape a put index
+ * destination, or parks until it has been put. When the get of the lane's next
+ * transfer waits first (spinning or parked), it offers its destination and the
+ * put copies straight into it instead: one copy, not two (issue 14). With broadcast_shape a put index
  * reaches several get indices (those that agree with it on every dimension the
  * channel does not broadcast); each receiver reads every transfer once and an
  * entry frees when all of them have.
@@ -222,6 +224,24 @@ static air_status_t chan_pat(ix_run_t* r, ix_env_t* e, const air_op_t* op,
   return NULL;
 }
 
+/* Under the lane lock: opens the get's offer of its destination `pat` (`count`
+ * elements of `elem`): the address when it is one contiguous run, else the
+ * pattern, kept at `keep` (the get's own while it spins, the lane's when it
+ * parks: its stack is gone then). */
+static void offer_make(ix_lane_t* q, const ix_pat_t* pat, int64_t count, uint8_t elem,
+                       ix_pat_t* keep) {
+  q->offer_flat = pat->n == 1 && pat->stride[0] == 1;
+  if (q->offer_flat) {
+    q->offer_to = pat->base + pat->start * (int64_t)pat->esize;
+  } else {
+    if (keep != pat) *keep = *pat;
+    q->offer_to = keep;
+  }
+  q->offer_count = (uint32_t)count;
+  q->offer_elem = elem;
+  q->offer_open = true;
+}
+
 /* A put or get whose transfer went straight from the put to the get (no trace
  * runs then, so there is nothing to record). */
 static int chan_done(ix_strand_t* s, ix_frame_t* f, const ix_chan_t* c, const int64_t* idx,
@@ -273,9 +293,9 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_lane_t* q = ix_lane_get(r, s->space, c, p);
   if (!q) return chan_fail(s, AIR_STATUS_OOM(&r->alloc, "channel lane"));
   size_t bytes = (size_t)count * esize;
-  /* Straight into a waiting get (both small, one receiver, no padding, no
-   * trace): the put copies into the get's destination under the lane lock. */
-  bool direct = c->n_recv == 1 && bytes <= IX_LANE_SMALL && !padded && !r->trace;
+  /* Straight into a waiting get (one receiver, no padding, no trace): the put
+   * copies into the get's destination, under the lane lock when small. */
+  bool direct = c->n_recv == 1 && !padded && !r->trace && count <= (int64_t)UINT32_MAX;
   ix_lane_lock(q);
   if (f->tk_op != op) {
     f->ticket = ix_lane_ticket(q, put, rv);
@@ -284,57 +304,82 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint64_t t = f->ticket;
   ix_xfer_t* x = &q->ring[t % depth];
   if (ix_lane_blocked(q, put, t, depth)) {
+    /* This get's offer, made before it parked, still open or being served. */
+    bool mine = !put && t == q->head && (q->offer_open || q->offer_busy);
     /* A get whose transfer is the lane's next one offers its destination while
      * it spins (on the lane's `taken`): the put then copies once, into it,
      * instead of into the ring and out again, and the two move the lane's
      * line 0, its `taken` and the data. */
-    bool offer = direct && !put && t == q->head && ix_lane_may_spin(r);
-    if (offer) {
-      q->offer_flat = pat.n == 1 && pat.stride[0] == 1;
-      q->offer_to = q->offer_flat ? (void*)(pat.base + pat.start * (int64_t)pat.esize) : &pat;
-      q->offer_count = (uint32_t)count;
-      q->offer_elem = (uint8_t)v->elem;
-      q->offer_open = true;
+    bool offer = !mine && direct && !put && t == q->head && ix_lane_may_spin(r);
+    if (offer) offer_make(q, &pat, count, (uint8_t)v->elem, &pat);
+    if (!mine) {
+      ix_lane_unlock(q);
+      if (ix_lane_spin(r, put, q, x, t, depth, offer) && offer &&
+          atomic_load_explicit(&q->taken, memory_order_acquire) > t)
+        return chan_done(s, f, c, idx, op);
+      ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
     }
-    ix_lane_unlock(q);
-    if (ix_lane_spin(r, put, q, x, t, depth, offer) && offer &&
-        atomic_load_explicit(&q->taken, memory_order_acquire) == t + 1)
-      return chan_done(s, f, c, idx, op);
-    ix_lane_lock(q); /* whatever the spin saw, the state under the lane lock decides */
     if (offer) {
-      if (atomic_load_explicit(&q->taken, memory_order_relaxed) == t + 1) {
+      if (q->offer_busy) {
+        /* A put is copying into `pat` outside the lock: `pat` must live until
+         * it is done (a copy, so the wait is bounded). */
         ix_lane_unlock(q);
+        ix_lane_wait_taken(q, t);
         return chan_done(s, f, c, idx, op);
       }
       q->offer_open = false; /* withdrawn: `pat` dies with this call */
     }
     while (ix_lane_blocked(q, put, t, depth)) {
+      /* A get that parks as the lane's next keeps (or makes) its offer, with
+       * its pattern in the lane: the put copies straight into the destination
+       * and wakes it (issue 14: in the 4x4 sample nearly every get parks). */
+      if (direct && !put && t == q->head && !q->offer_open && !q->offer_busy)
+        offer_make(q, &pat, count, (uint8_t)v->elem, q->offer_pat);
       int rc = ix_lane_park(s, put ? IX_WHY_PUT : IX_WHY_GET, op, c, q, idx, rv, t);
       if (rc != IX_CONT) return rc;
       ix_lane_lock(q);
     }
   }
+  if (!put && q->head > t) { /* went straight into this get */
+    ix_lane_unlock(q);
+    return chan_done(s, f, c, idx, op);
+  }
+  if (!put && t == q->head && q->offer_open) q->offer_open = false; /* the ring has it */
   int64_t t0;
   bool wake;
   if (put && direct && q->offer_open && t == q->head && q->offer_count == count &&
       q->offer_elem == v->elem) {
     /* The get of transfer t waits with its destination (an open offer's
      * ticket is the head): transfer t skips the ring. */
-    if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
-      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
-    } else if (count && q->offer_flat) {
-      ix_pat_t lin;
+    ix_pat_t lin;
+    const ix_pat_t* to = q->offer_to;
+    if (q->offer_flat) {
       ix_pat_linear(&lin, q->offer_to, pat.esize, count);
-      ix_pat_copy(&lin, &pat);
-    } else if (count) {
-      ix_pat_copy((const ix_pat_t*)q->offer_to, &pat);
+      to = &lin;
     }
-    __atomic_store_n(&q->head, t + 1, __ATOMIC_RELEASE);
     q->offer_open = false;
+    if (bytes > IX_LANE_SMALL) {
+      /* Large: copied outside the lock, which the lane's other ops need
+       * meanwhile; the get waits for `taken` (offer_busy tells it not to
+       * withdraw) and the head stays at t, so no later transfer overtakes. */
+      q->offer_busy = true;
+      ix_lane_unlock(q);
+      ix_watchdog_enter(s, op, false);
+      ix_split_copy(r, to, &pat); /* large transfers on several workers */
+      ix_watchdog_exit(s);
+      ix_lane_lock(q);
+      q->offer_busy = false;
+    } else if (count && q->offer_flat && pat.n == 1 && pat.stride[0] == 1) {
+      memmove(q->offer_to, pat.base + pat.start * (int64_t)pat.esize, bytes);
+    } else if (count) {
+      ix_pat_copy(to, &pat);
+    }
+    wake = ix_lane_skip_head(c, q);
     atomic_store_explicit(&q->taken, t + 1, memory_order_release);
-    wake = atomic_load_explicit(&q->parked_puts, memory_order_relaxed) != 0;
+    bool woke = atomic_load_explicit(&q->parked_gets, memory_order_relaxed) != 0;
     ix_lane_unlock(q);
     if (wake) ix_lane_wake(r, c, q, false, t);
+    if (woke) ix_lane_wake(r, c, q, true, t); /* the get, if it parked */
     return chan_done(s, f, c, idx, op);
   }
   if (put) {

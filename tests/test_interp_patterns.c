@@ -1,7 +1,8 @@
 /* Access patterns (src/hal/cpu/interp/pattern.h): ix_pat_make, ix_pat_copy and
  * the flat fast path ix_copy_flat checked element by element against the
  * spec's rule on random patterns, views with more or fewer dimensions than the
- * lists, strided views and reshapes. No program runs here. */
+ * lists, strided views and reshapes; rows of 65-1100 bytes (the wide row copy)
+ * against a plain element loop. No program runs here. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -153,9 +154,93 @@ static void test_access_patterns(void** state) {
   assert_true(rejected > 50);
 }
 
+/* Element e's byte offset in a pattern (row-major over its sizes). */
+static int64_t pat_at(const ix_pat_t* p, int64_t e) {
+  int64_t lin = p->start;
+  for (uint32_t k = p->n; k-- > 0;) {
+    lin += (e % p->size[k]) * p->stride[k];
+    e /= p->size[k];
+  }
+  return lin * (int64_t)p->esize;
+}
+
+static ix_pat_t pat3(void* base, uint32_t es, int64_t start, int64_t n0, int64_t s0, int64_t n1,
+                     int64_t s1, int64_t n2, int64_t s2) {
+  ix_pat_t p;
+  memset(&p, 0, sizeof p);
+  p.base = base, p.start = start, p.esize = es, p.n = 3;
+  p.size[0] = n0, p.stride[0] = s0, p.size[1] = n1, p.stride[1] = s1, p.size[2] = n2,
+  p.stride[2] = s2;
+  return p;
+}
+
+/* Rows of 65-1100 bytes (copied 64 bytes at a time with an overlapping last move
+ * on CPUs with AVX-512, by memcpy elsewhere: pattern.c copy_rows_wide) land as
+ * the element-by-element rule says, for 1-, 2-, 4- and 8-byte elements (i8,
+ * bf16, f32, f64), rows that are not a multiple of 64 bytes, strided rows on
+ * either side, a 3-d box, destination rows that overlap (the last row wins) and a
+ * transposed source; nothing outside the destination's elements is written. */
+static void test_wide_rows(void** state) {
+  (void)state;
+  enum { CAP = 1 << 16 };
+  static unsigned char src[CAP], dst[CAP], ref[CAP];
+  uint32_t seed = 7;
+  for (int i = 0; i < CAP; ++i) src[i] = (unsigned char)urand(&seed, 256);
+  static const uint32_t sizes[] = {1, 2, 4, 8};
+  static const int64_t row_bytes[] = {65, 96, 127, 128, 200, 256, 257, 320, 511, 512, 1000, 1024,
+                                      1100};
+  int checked = 0;
+  for (int e = 0; e < 4; ++e)
+    for (int r = 0; r < (int)(sizeof row_bytes / sizeof row_bytes[0]); ++r)
+      for (int shape = 0; shape < 6; ++shape) {
+        uint32_t es = sizes[e];
+        int64_t len = (row_bytes[r] + es - 1) / es, rows = 1 + (shape + r) % 5;
+        ix_pat_t d, s;
+        switch (shape) {
+          case 0: /* strided source rows into a dense destination */
+            s = pat3(src, es, 3, 1, 0, rows, len + 5, len, 1);
+            d = pat3(dst, es, 1, 1, 0, rows, len, len, 1);
+            break;
+          case 1: /* dense source into strided destination rows */
+            s = pat3(src, es, 0, 1, 0, rows, len, len, 1);
+            d = pat3(dst, es, 2, 1, 0, rows, len + 3, len, 1);
+            break;
+          case 2: /* a 3-d box on both sides, different pitches */
+            s = pat3(src, es, 1, 2, rows * (len + 9) + 4, rows, len + 9, len, 1);
+            d = pat3(dst, es, 5, 2, rows * (len + 1) + 7, rows, len + 1, len, 1);
+            break;
+          case 3: /* destination rows overlapping each other: the last row wins */
+            s = pat3(src, es, 0, 1, 0, rows, len + 2, len, 1);
+            d = pat3(dst, es, 0, 1, 0, rows, len / 2 + 1, len, 1);
+            break;
+          case 4: /* one dense run into strided rows (reshaped into rows of len) */
+            s = pat3(src, es, 11, 1, 0, 1, 0, rows * len, 1);
+            d = pat3(dst, es, 13, 1, 0, rows, len + 7, len, 1);
+            break;
+          default: /* a transposed source: its innermost dimension is strided */
+            s = pat3(src, es, 0, 1, 0, rows, 1, len, rows + 1);
+            d = pat3(dst, es, 0, 1, 0, rows, len + 1, len, 1);
+            break;
+        }
+        int64_t count = ix_pat_count(&s);
+        assert_int_equal(count, ix_pat_count(&d));
+        assert_true(pat_at(&s, count - 1) + es <= CAP && pat_at(&d, count - 1) + es <= CAP);
+        memset(dst, 0xa5, CAP);
+        memset(ref, 0xa5, CAP);
+        for (int64_t i = 0; i < count; ++i) memcpy(ref + pat_at(&d, i), src + pat_at(&s, i), es);
+        ix_pat_copy(&d, &s);
+        if (memcmp(dst, ref, CAP))
+          fail_msg("es %u, row %lld bytes, shape %d, %lld rows: copy differs", es,
+                   (long long)row_bytes[r], shape, (long long)rows);
+        ++checked;
+      }
+  assert_int_equal(checked, 4 * 13 * 6);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_access_patterns),
+      cmocka_unit_test(test_wide_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -8,7 +8,9 @@
  *    before parking), many rounds;
  *  - compiled units inside a run: results equal the reference path's, an out of
  *    bounds store in a compiled loop fails the run at the store with the
- *    interpreter's message and leaves the same memory behind.
+ *    interpreter's message and leaves the same memory behind;
+ *  - tile DMAs with rows of 65-1024 bytes (the wide row copy) in a herd body, for
+ *    i8, bf16 and f32, land exactly where the access patterns say.
  * Every program runs three ways (AIR_TEST_PATH is ignored here): interpreted with
  * the reference loops, with library kernels only, and with compiled units. */
 #include <setjmp.h>
@@ -238,6 +240,85 @@ static void test_compiled_failure(void** state) {
   air_program_destroy(p);
 }
 
+/* Tile DMAs whose rows are 65-1024 bytes (pattern.c's wide row copy) in a herd
+ * body, for i8, bf16 and f32: an 8-row box out of a wider matrix into L1 and
+ * back into another place of an output matrix; the rest of the output keeps
+ * its fill. Row widths 261 B, 262 B (131 bf16) and 268 B (67 f32): not
+ * multiples of 64. */
+#define WIDE_SIDE(T, W, L)                                                             \
+  "    %l" #T " = memref.alloc() : memref<8x" #L "x" #T ", 2>\n"                       \
+  "    air.dma_memcpy_nd (%l" #T "[] [] [], %h" #T "[%c3, %c5] [%c8, %cl" #L "] [%cw" #W \
+  ", %one]) : (memref<8x" #L "x" #T ", 2>, memref<24x" #W "x" #T ">)\n"                \
+  "    air.dma_memcpy_nd (%ho" #T "[%c5, %c7] [%c8, %cl" #L "] [%cw" #W ", %one], %l" #T \
+  "[] [] []) : (memref<24x" #W "x" #T ">, memref<8x" #L "x" #T ", 2>)\n"             \
+  "    memref.dealloc %l" #T " : memref<8x" #L "x" #T ", 2>\n"
+#define WIDE_TYPES                                                                  \
+  "memref<24x300xi8>, memref<24x300xi8>, memref<24x150xbf16>, memref<24x150xbf16>, " \
+  "memref<24x75xf32>, memref<24x75xf32>"
+static const char k_wide[] =
+    "func.func @wide(%a: memref<24x300xi8>, %oa: memref<24x300xi8>, %b: memref<24x150xbf16>, "
+    "%ob: memref<24x150xbf16>, %c: memref<24x75xf32>, %oc: memref<24x75xf32>) {\n"
+    "  air.launch () in () args(%la=%a, %loa=%oa, %lb=%b, %lob=%ob, %lc=%c, %loc=%oc) : "
+    WIDE_TYPES " {\n"
+    "  air.segment @s args(%sa=%la, %soa=%loa, %sb=%lb, %sob=%lob, %sc=%lc, %soc=%loc) : "
+    WIDE_TYPES " {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.herd @h tile (%tx, %ty) in (%sx=%c1, %sy=%c1) args(%hi8=%sa, %hoi8=%soa, %hbf16=%sb, "
+    "%hobf16=%sob, %hf32=%sc, %hof32=%soc) : " WIDE_TYPES " {\n"
+    "    %one = arith.constant 1 : index\n"
+    "    %c3 = arith.constant 3 : index\n"
+    "    %c5 = arith.constant 5 : index\n"
+    "    %c7 = arith.constant 7 : index\n"
+    "    %c8 = arith.constant 8 : index\n"
+    "    %cl261 = arith.constant 261 : index\n"
+    "    %cl131 = arith.constant 131 : index\n"
+    "    %cl67 = arith.constant 67 : index\n"
+    "    %cw300 = arith.constant 300 : index\n"
+    "    %cw150 = arith.constant 150 : index\n"
+    "    %cw75 = arith.constant 75 : index\n"
+    WIDE_SIDE(i8, 300, 261) WIDE_SIDE(bf16, 150, 131) WIDE_SIDE(f32, 75, 67)
+    "  }\n"
+    "  }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+#undef WIDE_SIDE
+#undef WIDE_TYPES
+
+static void test_wide_tile_dmas(void** state) {
+  test_exec_t* x = *state;
+  air_program_t* p = test_load_text(x->ctx, "wide.mlir", k_wide);
+  static uint8_t a[24][300], oa[24][300], ra[24][300];
+  static uint16_t b[24][150], ob[24][150], rb[24][150];
+  static float c[24][75], oc[24][75], rc[24][75];
+  for (int i = 0; i < 24; ++i) {
+    for (int j = 0; j < 300; ++j) a[i][j] = (uint8_t)(i * 31 + j * 7);
+    for (int j = 0; j < 150; ++j) b[i][j] = (uint16_t)(0x3f80 + i * 150 + j);
+    for (int j = 0; j < 75; ++j) c[i][j] = (float)(i * 75 + j) + 0.25f;
+  }
+  memset(ra, 0xee, sizeof ra), memset(rb, 0xee, sizeof rb), memset(rc, 0xee, sizeof rc);
+  for (int i = 0; i < 8; ++i) {
+    memcpy(&ra[5 + i][7], &a[3 + i][5], 261);
+    memcpy(&rb[5 + i][7], &b[3 + i][5], 131 * 2);
+    memcpy(&rc[5 + i][7], &c[3 + i][5], 67 * 4);
+  }
+  for (int way = 0; way < TEST_N_WAYS; ++way)
+    for (int rep = 0; rep < 2; ++rep) {
+      memset(oa, 0xee, sizeof oa), memset(ob, 0xee, sizeof ob), memset(oc, 0xee, sizeof oc);
+      air_arg_t args[6] = {test_mref(a, AIR_ELEM_I8, 2, (int64_t)24, (int64_t)300),
+                           test_mref(oa, AIR_ELEM_I8, 2, (int64_t)24, (int64_t)300),
+                           test_mref(b, AIR_ELEM_BF16, 2, (int64_t)24, (int64_t)150),
+                           test_mref(ob, AIR_ELEM_BF16, 2, (int64_t)24, (int64_t)150),
+                           test_mref(c, AIR_ELEM_F32, 2, (int64_t)24, (int64_t)75),
+                           test_mref(oc, AIR_ELEM_F32, 2, (int64_t)24, (int64_t)75)};
+      test_check(test_exec_run_way(x, p, "wide", args, 6, way));
+      if (memcmp(oa, ra, sizeof oa)) fail_msg("way %d: the i8 tile differs", way);
+      if (memcmp(ob, rb, sizeof ob)) fail_msg("way %d: the bf16 tile differs", way);
+      if (memcmp(oc, rc, sizeof oc)) fail_msg("way %d: the f32 tile differs", way);
+    }
+  air_program_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_large_dma_split, test_exec_setup, test_exec_teardown),
@@ -245,6 +326,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_ready_async_ops, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_pingpong, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_compiled_failure, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_wide_tile_dmas, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -207,6 +207,59 @@ static inline void copy_run(char* d, const char* s, size_t n) {
   }
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+enum { ROWS_WIDE_MAX = 1024 };
+
+/* k rows of n bytes (64 < n <= ROWS_WIDE_MAX), rows ds / ss bytes apart, 64
+ * bytes per move and the row's last 64 bytes as one move that may overlap the
+ * one before (the same bytes again: the places are apart). A libc memcpy per row
+ * paid its call and size dispatch on every 128-1024 byte row of a tile (the
+ * tiled matmul's L2 -> L1 DMAs: 64 rows of 256 bytes per operand per k step);
+ * on 64 such rows held in L2 this loop took 165-405 ns against memcpy's 376-640
+ * (docs/performance.md, session 6, cpu-tile2). Rows that overlap each other on
+ * the destination are still written in order, so the last row wins as before. */
+__attribute__((target("avx512f"))) static void copy_rows_wide(char* d, int64_t ds,
+                                                              const char* s, int64_t ss,
+                                                              int64_t k, size_t n) {
+  for (int64_t i = 0; i < k; ++i, d += ds, s += ss) {
+    size_t j = 0;
+    for (; j + 256 <= n; j += 256) {
+      __m512i a = _mm512_loadu_si512((const void*)(s + j));
+      __m512i b = _mm512_loadu_si512((const void*)(s + j + 64));
+      __m512i c = _mm512_loadu_si512((const void*)(s + j + 128));
+      __m512i e = _mm512_loadu_si512((const void*)(s + j + 192));
+      _mm512_storeu_si512((void*)(d + j), a);
+      _mm512_storeu_si512((void*)(d + j + 64), b);
+      _mm512_storeu_si512((void*)(d + j + 128), c);
+      _mm512_storeu_si512((void*)(d + j + 192), e);
+    }
+    for (; j + 64 <= n; j += 64)
+      _mm512_storeu_si512((void*)(d + j), _mm512_loadu_si512((const void*)(s + j)));
+    if (j < n)
+      _mm512_storeu_si512((void*)(d + n - 64), _mm512_loadu_si512((const void*)(s + n - 64)));
+  }
+}
+#define HAVE_ROWS_AVX512 1
+
+#else
+static void copy_rows_wide(char* d, int64_t ds, const char* s, int64_t ss, int64_t k, size_t n) {
+  for (int64_t i = 0; i < k; ++i, d += ds, s += ss) memcpy(d, s, n); /* never chosen */
+}
+#endif
+
+/* Whether rows of n bytes take copy_rows_wide: the CPU has AVX-512 and the rows
+ * are longer than copy_run inlines but short enough that memcpy's long-copy path
+ * (ERMS) does not win. */
+static inline bool rows_wide(size_t n) {
+#ifdef HAVE_ROWS_AVX512
+  return n > 64 && n <= ROWS_WIDE_MAX && __builtin_cpu_supports("avx512f");
+#else
+  (void)n;
+  return false;
+#endif
+}
+
 /* n elements with byte strides ds / ss, in order. */
 #define STRIDED_LOOP(bytes)                             \
   for (int64_t i = 0; i < n; ++i, d += ds, s += ss) {   \
@@ -300,6 +353,7 @@ static void copy_rows(const ix_pat_t* d, const ix_pat_t* s, char* db, const char
   int64_t dst_step = d->stride[d->n - 1] * es, src_step = s->stride[s->n - 1] * es;
   bool contiguous = d->stride[d->n - 1] == 1 && s->stride[s->n - 1] == 1;
   size_t bytes = (size_t)len * es;
+  bool wide = contiguous && rows_wide(bytes);
   rows_t rd, rs;
   rows_init(&rd, d);
   rows_init(&rs, s);
@@ -309,7 +363,9 @@ static void copy_rows(const ix_pat_t* d, const ix_pat_t* s, char* db, const char
     if (left < k) k = left;
     char* dp = db + rd.off * es + rd.pos * rd.step;
     const char* sp = sb + rs.off * es + rs.pos * rs.step;
-    if (contiguous)
+    if (wide)
+      copy_rows_wide(dp, rd.step, sp, rs.step, k, bytes);
+    else if (contiguous)
       for (int64_t i = 0; i < k; ++i, dp += rd.step, sp += rs.step) copy_run(dp, sp, bytes);
     else
       for (int64_t i = 0; i < k; ++i, dp += rd.step, sp += rs.step)

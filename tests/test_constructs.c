@@ -4,7 +4,6 @@
  * comments) and back to a fixed point with the same op structure; verifies as its
  * `// VERIFY:` line says. The `// RUN:` entries run on the CPU driver in
  * test_constructs_run.c. The test prints how many files passed each stage. */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "support/files.h"
 #include "test_util.h"
 
 #include "air/context.h"
@@ -22,24 +22,6 @@
 #include "runtime/ir/ir.h"
 
 #define CONSTRUCTS AIR_TEST_DATA_DIR "/constructs"
-
-/* Lists the *.mlir files of the construct directory in name order. */
-static int list_files(char names[][256], int max) {
-  DIR* d = opendir(CONSTRUCTS);
-  if (!d) return 0;
-  int n = 0;
-  for (struct dirent* e; (e = readdir(d)) && n < max;) {
-    size_t l = strlen(e->d_name);
-    if (l <= 5 || strcmp(e->d_name + l - 5, ".mlir") != 0) continue;
-    /* A checkout whose path is too long for the buffer skips the name (checked,
-     * so gcc's truncation warning does not depend on where the tree lives). */
-    int w = snprintf(names[n], 256, "%s/%s", CONSTRUCTS, e->d_name);
-    if (w > 0 && w < 256) ++n;
-  }
-  closedir(d);
-  qsort(names, (size_t)n, 256, (int (*)(const void*, const void*))strcmp);
-  return n;
-}
 
 /* The text with `//` comment lines dropped and every run of spaces made one, so
  * mlir-air's double spaces (`@seg_0  args`) compare equal to the printer's. */
@@ -192,7 +174,7 @@ static void check_file(air_context_t* ctx, const char* path, tally_t* t) {
 
 static void test_constructs(void** state) {
   static char names[256][256];
-  int n = list_files(names, 256);
+  int n = test_list_files(CONSTRUCTS, ".mlir", names, 256);
   assert_true(n >= 14);
   tally_t t = {0};
   for (int i = 0; i < n; ++i) check_file(*state, names[i], &t);

@@ -11,7 +11,9 @@
  *    and the per-PE order are checked;
  *  - a put copying straight into a waiting get's strided destination (and a
  *    strided put source), depth 1 and 2, waits ending spun, offered or parked;
- *  - a blocked put with no get named in the deadlock report.
+ *  - a blocked put with no get named in the deadlock report, and a blocked get;
+ *  - channels resolved once per op: two programs binding their ops to
+ *    channels differently, run in turn, prepared and not, at two indices.
  * Every program runs on the pool of two workers and on a pool of one. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -383,6 +385,95 @@ static void test_empty_lane_report(void** state) {
   air_program_destroy(p);
 }
 
+/*---------------------------------------------------------------------------*/
+
+/* Channels resolved once per op (tables.c: put/get op -> channel, built with
+ * the program's tables, which a prep shares between runs). Three channels
+ * declared out of name order; @a puts a[0], a[1], a[2] on @zz, @aa, @mm at
+ * index %k (deep enough not to wait), @b gets @mm, @aa, @zz into o[0], o[1], o[2]:
+ * o = {a[2], a[1], a[0]}.
+ * The second program binds the puts the other way round (@mm, @aa, @zz), so
+ * o = {a[0], a[1], a[2]}. Both run in turn, prepared and not, at both indices,
+ * on both pools: an op resolved to another op's channel, or to the other
+ * program's, gives wrong data or a deadlock. */
+static const char k_route[] =
+    "air.channel @zz [2] {depth = 2}\n"
+    "air.channel @aa [2] {depth = 2}\n"
+    "air.channel @mm [2] {depth = 3}\n"
+    "func.func @route(%a: memref<3xi32>, %o: memref<3xi32>, %k: index) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.launch (%l) in (%nl=%c1) args(%la=%a, %lo=%o, %lk=%k) : memref<3xi32>, "
+    "memref<3xi32>, index {\n"
+    "    air.segment @s args(%sa=%la, %so=%lo, %sk=%lk) : memref<3xi32>, memref<3xi32>, "
+    "index {\n"
+    "      %c1s = arith.constant 1 : index\n"
+    "      %ha = air.herd @a async tile (%x) in (%sx=%c1s) args(%h=%sa, %hk=%sk) : "
+    "memref<3xi32>, index {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %c2 = arith.constant 2 : index\n"
+    "        air.channel.put @P0[%hk] (%h[%c0] [%one] [%one]) : (memref<3xi32>)\n"
+    "        air.channel.put @aa[%hk] (%h[%one] [%one] [%one]) : (memref<3xi32>)\n"
+    "        air.channel.put @P2[%hk] (%h[%c2] [%one] [%one]) : (memref<3xi32>)\n"
+    "      }\n"
+    "      %hb = air.herd @b async tile (%x) in (%sx=%c1s) args(%h=%so, %hk=%sk) : "
+    "memref<3xi32>, index {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %c2 = arith.constant 2 : index\n"
+    "        scf.for %i = %c0 to %one step %one {\n"
+    "          air.channel.get @mm[%hk] (%h[%c0] [%one] [%one]) : (memref<3xi32>)\n"
+    "          air.channel.get @aa[%hk] (%h[%one] [%one] [%one]) : (memref<3xi32>)\n"
+    "          air.channel.get @zz[%hk] (%h[%c2] [%one] [%one]) : (memref<3xi32>)\n"
+    "        }\n"
+    "      }\n"
+    "      air.wait_all [%ha, %hb]\n"
+    "    }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+/* k_route with @P0 / @P2 bound to `p0` / `p2` (both two letters). */
+static void route_text(char* out, size_t cap, const char* p0, const char* p2) {
+  snprintf(out, cap, "%s", k_route);
+  for (char* at; (at = strstr(out, "@P0")) || (at = strstr(out, "@P2"));)
+    memcpy(at + 1, at[2] == '0' ? p0 : p2, 2);
+}
+
+static void test_channel_resolved_once(void** state) {
+  test_exec_t* x = *state;
+  air_pool_t* one = NULL;
+  char ta[sizeof k_route], tb[sizeof k_route];
+  route_text(ta, sizeof ta, "zz", "mm");
+  route_text(tb, sizeof tb, "mm", "zz");
+  air_program_t* p[2] = {test_load_text(x->ctx, "route_a.mlir", ta),
+                         test_load_text(x->ctx, "route_b.mlir", tb)};
+  air_allocator_t sys;
+  air_allocator_init_system(&sys);
+  air_interp_prep_t* prep[2] = {NULL, NULL};
+  for (int i = 0; i < 2; ++i) test_check(air_interp_prepare(&sys, p[i], &prep[i]));
+  for (int k = 0; k < 2; ++k)
+    for (int rep = 0; rep < 3; ++rep)
+      for (int64_t at = 0; at < 2; ++at)
+        for (int i = 0; i < 2; ++i)
+          for (int prepared = 0; prepared < 2; ++prepared) {
+            int32_t a[3] = {11 + rep, 22 + (int32_t)at, 33 + i}, o[3] = {0, 0, 0};
+            air_arg_t args[3] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)3),
+                                 test_mref(o, AIR_ELEM_I32, 1, (int64_t)3), index_arg(at)};
+            air_interp_desc_t d = test_exec_desc(x, p[i], test_find_func(p[i], "route"), args, 3);
+            d.pool = test_exec_pool_of(x, k, &one);
+            d.prep = prepared ? prep[i] : NULL;
+            test_check(air_interp_run(&d));
+            int32_t want[3] = {i ? a[0] : a[2], a[1], i ? a[2] : a[0]};
+            assert_memory_equal(o, want, sizeof want);
+          }
+  for (int i = 0; i < 2; ++i) {
+    air_interp_prep_release(prep[i]);
+    air_program_destroy(p[i]);
+  }
+  if (one) air_pool_destroy(one);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_pingpong_spin_and_park, test_exec_setup,
@@ -392,6 +483,8 @@ int main(void) {
                                       test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_full_lane_report, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_empty_lane_report, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_channel_resolved_once, test_exec_setup,
+                                      test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

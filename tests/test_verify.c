@@ -8,7 +8,6 @@
  * verify), optionally `// TARGET: <t>` and `// LINE: <n>`; a line ending in
  * `// ERROR` is also an expected error line. Every expected line must carry an
  * error `[id]` (`// ERROR [other-id]` names a different rule for that line). */
-#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "support/files.h"
 #include "test_util.h"
 
 #include "air/context.h"
@@ -94,22 +94,6 @@ static int for_each_part(air_context_t* ctx, const char* path, part_fn fn, void*
   }
   free(text);
   return parts;
-}
-
-/* Lists the *.mlir files of a directory in name order. */
-static int list_mlir(const char* dir, char names[][256], int max) {
-  DIR* d = opendir(dir);
-  if (!d) return 0;
-  int n = 0;
-  for (struct dirent* e; (e = readdir(d)) && n < max;) {
-    size_t l = strlen(e->d_name);
-    if (l <= 5 || strcmp(e->d_name + l - 5, ".mlir") != 0) continue;
-    int w = snprintf(names[n], 256, "%s/%s", dir, e->d_name); /* checked: see test_constructs.c */
-    if (w > 0 && w < 256) ++n;
-  }
-  closedir(d);
-  qsort(names, (size_t)n, 256, (int (*)(const void*, const void*))strcmp);
-  return n;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -189,7 +173,7 @@ static void check_data_part(const char* path, air_program_t* p, const char* text
 static void test_data_files(void** state) {
   air_context_t* ctx = *state;
   static char names[512][256];
-  int n = list_mlir(AIR_TEST_DATA_DIR "/verify", names, 512);
+  int n = test_list_files(AIR_TEST_DATA_DIR "/verify", ".mlir", names, 512);
   assert_true(n >= 40);
   data_case_t c;
   memset(&c, 0, sizeof(c));
@@ -222,9 +206,9 @@ static void test_valid_programs(void** state) {
   air_context_t* ctx = *state;
   static char names[512][256];
   int failures = 0, files = 0;
-  int n = list_mlir(AIR_TEST_DATA_DIR "/programs", names, 512);
+  int n = test_list_files(AIR_TEST_DATA_DIR "/programs", ".mlir", names, 512);
   for (int i = 0; i < n; ++i, ++files) for_each_part(ctx, names[i], check_valid_part, &failures);
-  n = list_mlir(AIR_SOURCE_DIR "/samples", names, 512);
+  n = test_list_files(AIR_SOURCE_DIR "/samples", ".mlir", names, 512);
   for (int i = 0; i < n; ++i, ++files) for_each_part(ctx, names[i], check_valid_part, &failures);
   assert_true(files >= 3);
   assert_int_equal(failures, 0);

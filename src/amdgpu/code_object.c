@@ -258,10 +258,7 @@ air_status_t air_amdgpu_code_object_read(const air_allocator_t* allocator, const
                                          air_amdgpu_code_object_t** out) {
   *out = NULL;
   air_allocator_t sys;
-  if (!allocator) {
-    air_allocator_init_system(&sys);
-    allocator = &sys;
-  }
+  allocator = air_mem_or_system(allocator, &sys);
   if (!name) name = "<code object>";
   if (!data || size < EI_NIDENT || memcmp(data, ELFMAG, SELFMAG))
     return AIR_STATUS(allocator, AIR_STATUS_INVALID_ARGUMENT,

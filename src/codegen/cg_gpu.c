@@ -125,8 +125,7 @@ air_status_t air_cg_gpu_compile(const air_allocator_t* allocator, const air_prog
                                 air_schedule_t* sc, const air_target_t* t,
                                 const air_cg_gpu_toolchain_t* tc, air_cg_gpu_stats_t* stats) {
   air_allocator_t sys;
-  if (!allocator) air_allocator_init_system(&sys);
-  const air_allocator_t* a = allocator ? allocator : &sys;
+  const air_allocator_t* a = air_mem_or_system(allocator, &sys);
   air_cg_gpu_stats_t local;
   if (!stats) stats = &local;
   memset(stats, 0, sizeof *stats);
@@ -210,8 +209,7 @@ air_status_t air_cg_gpu_compile_found(const air_allocator_t* a, const air_progra
     /* The program's own errors first (mi300x's limits on a machine without the
      * LLVM gfx942 needs, say): they need fixing whatever the toolchain. */
     air_allocator_t sys;
-    if (!a) air_allocator_init_system(&sys);
-    air_status_t ps = plan_all(a ? a : &sys, p, sc->entry, t);
+    air_status_t ps = plan_all(air_mem_or_system(a, &sys), p, sc->entry, t);
     if (!ps) return ts;
     air_status_free(ts);
     return ps;
@@ -236,9 +234,7 @@ air_status_t air_cg_gpu_sim_create(const air_allocator_t* allocator, const air_p
                                    const char* entry, const air_target_t* t,
                                    air_cg_gpu_sim_t** out) {
   *out = NULL;
-  air_allocator_t a;
-  if (allocator) a = *allocator;
-  else air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   const air_op_t* func = find_func(p, entry);
   if (!func) return AIR_STATUS(&a, AIR_STATUS_NOT_FOUND, "no entry function %s", entry ? entry : "");
   air_cg_gpu_sim_t* sim = air_mem_calloc(&a, 1, sizeof *sim);

@@ -90,11 +90,7 @@ air_status_t air_cg_target_init(air_cg_arch_t arch, const char* cpu, const char*
 air_status_t air_cg_module_create(const air_allocator_t* allocator, const air_cg_target_t* target,
                                   const char* name, air_cg_module_t** out) {
   *out = NULL;
-  air_allocator_t a;
-  if (allocator)
-    a = *allocator;
-  else
-    air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   air_cg_module_t* m = air_mem_calloc(&a, 1, sizeof *m);
   if (!m) return AIR_STATUS_OOM(&a, "code generator module");
   m->alloc = a;

@@ -349,9 +349,7 @@ static air_status_t collect_functions(ld_t* l, const symtab_t* t) {
 air_status_t air_host_object_load(const air_allocator_t* allocator, const void* bytes,
                                   size_t size, const char* name, air_host_object_t** out) {
   *out = NULL;
-  air_allocator_t a;
-  if (allocator) a = *allocator;
-  else air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   air_host_object_t* o = air_mem_calloc(&a, 1, sizeof *o);
   if (!o) return AIR_STATUS_OOM(&a, "code object");
   o->alloc = a;

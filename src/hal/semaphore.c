@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hal/futex.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
 struct air_semaphore_t {
@@ -47,11 +48,7 @@ air_status_t air_semaphore_create(air_context_t* context, uint64_t initial_value
 
 air_status_t air_hal_semaphore_create(const air_allocator_t* allocator,
                                       uint64_t initial_value, air_semaphore_t** out_semaphore) {
-  air_allocator_t a;
-  if (allocator)
-    a = *allocator;
-  else
-    air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   if (!out_semaphore)
     return AIR_STATUS(&a, AIR_STATUS_INVALID_ARGUMENT, "air_semaphore_create: NULL out");
   *out_semaphore = NULL;

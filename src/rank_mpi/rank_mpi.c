@@ -302,11 +302,7 @@ static const air_rank_transport_vtable_t k_vtable = {
 
 air_status_t air_rank_transport_mpi_create(const air_allocator_t* allocator,
                                            air_rank_transport_t** out) {
-  air_allocator_t a;
-  if (allocator)
-    a = *allocator;
-  else
-    air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   if (!out) return AIR_STATUS(&a, AIR_STATUS_INVALID_ARGUMENT, "NULL out_transport");
   *out = NULL;
   int up = 0, provided = 0;

@@ -192,10 +192,7 @@ air_status_t air_schedule_compile(const air_allocator_t* allocator, const air_pr
                                   air_schedule_t** out) {
   *out = NULL;
   air_allocator_t heap;
-  if (!allocator) {
-    air_allocator_init_system(&heap);
-    allocator = &heap;
-  }
+  allocator = air_mem_or_system(allocator, &heap);
   uint64_t t0 = now_ns();
   const air_op_t* entry = air_schedule_find_entry(program, entry_name);
   if (!entry) {

@@ -5,6 +5,22 @@
 
 #include "runtime/base/status_util.h"
 
+const air_allocator_t* air_mem_or_system(const air_allocator_t* allocator,
+                                         air_allocator_t* scratch) {
+  if (allocator) return allocator;
+  air_allocator_init_system(scratch);
+  return scratch;
+}
+
+air_allocator_t air_mem_or_system_copy(const air_allocator_t* allocator) {
+  air_allocator_t a;
+  if (allocator)
+    a = *allocator;
+  else
+    air_allocator_init_system(&a);
+  return a;
+}
+
 void* air_mem_alloc(const air_allocator_t* a, size_t size) {
   return a->alloc(a->self, size ? size : 1);
 }

@@ -12,6 +12,15 @@
 #include "air/allocator.h"
 #include "air/status.h"
 
+/* Every public entry point takes a NULL allocator as "the system heap". These
+ * two give the allocator to use: `air_mem_or_system` returns `allocator` itself
+ * or, when it is NULL, `scratch` set to the system allocator (so the caller's
+ * pointer stays valid while `scratch` lives); `air_mem_or_system_copy` returns
+ * a copy, for objects that keep their allocator by value. */
+const air_allocator_t* air_mem_or_system(const air_allocator_t* allocator,
+                                         air_allocator_t* scratch);
+air_allocator_t air_mem_or_system_copy(const air_allocator_t* allocator);
+
 /* allocator->alloc(size), with size 0 taken as 1 so a non-NULL result always means
  * success. */
 void* air_mem_alloc(const air_allocator_t* allocator, size_t size);

@@ -136,10 +136,7 @@ static air_status_t parse_header(const air_allocator_t* allocator, const char* n
 air_status_t air_pack_csv_parse(const air_allocator_t* allocator_in, const char* text,
                                 size_t length, const char* name, air_pack_instance_t* out) {
   air_allocator_t sys;
-  if (!allocator_in) {
-    air_allocator_init_system(&sys);
-    allocator_in = &sys;
-  }
+  allocator_in = air_mem_or_system(allocator_in, &sys);
   const air_allocator_t* allocator = allocator_in;
   memset(out, 0, sizeof *out);
   out->allocator = *allocator;
@@ -239,10 +236,7 @@ fail:
 air_status_t air_pack_csv_read(const air_allocator_t* allocator_in, const char* path,
                                air_pack_instance_t* out) {
   air_allocator_t sys;
-  if (!allocator_in) {
-    air_allocator_init_system(&sys);
-    allocator_in = &sys;
-  }
+  allocator_in = air_mem_or_system(allocator_in, &sys);
   const air_allocator_t* allocator = allocator_in;
   memset(out, 0, sizeof *out);
   FILE* f = fopen(path, "rb");

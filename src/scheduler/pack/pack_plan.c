@@ -277,10 +277,7 @@ air_status_t air_pack_plan(const air_allocator_t* allocator, const air_pack_buff
                            size_t count, const air_pack_options_t* options, uint64_t* out_offsets,
                            air_pack_result_t* out_result) {
   air_allocator_t sys;
-  if (!allocator) {
-    air_allocator_init_system(&sys);
-    allocator = &sys;
-  }
+  allocator = air_mem_or_system(allocator, &sys);
   air_pack_options_t opts = {0};
   if (options) opts = *options;
   if (!opts.alignment) opts.alignment = AIR_PACK_DEFAULT_ALIGNMENT;
@@ -395,10 +392,7 @@ air_status_t air_pack_lower_bound(const air_allocator_t* allocator,
                                   const air_pack_buffer_t* buffers, size_t count,
                                   uint64_t alignment, uint64_t* out_bound) {
   air_allocator_t sys;
-  if (!allocator) {
-    air_allocator_init_system(&sys);
-    allocator = &sys;
-  }
+  allocator = air_mem_or_system(allocator, &sys);
   if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
   AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
   pk_prep_t s;
@@ -447,10 +441,7 @@ air_status_t air_pack_check(const air_allocator_t* allocator, const air_pack_buf
                             size_t count, uint64_t alignment, const uint64_t* offsets,
                             uint64_t arena_size) {
   air_allocator_t sys;
-  if (!allocator) {
-    air_allocator_init_system(&sys);
-    allocator = &sys;
-  }
+  allocator = air_mem_or_system(allocator, &sys);
   if (!alignment) alignment = AIR_PACK_DEFAULT_ALIGNMENT;
   AIR_RETURN_IF_ERROR(pk_check_alignment(allocator, alignment));
   pk_prep_t s;

@@ -116,7 +116,7 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_cha
                   "%s with dest(...) is not supported: neither the spec nor AIR-TEXT gives it "
                   "a meaning",
                   on);
-  ix_chan_t* c = op->sym ? ix_find_chan(&r->tab, op->sym) : NULL;
+  ix_chan_t* c = ix_chan_of(&r->tab, op);
   uint32_t n = op->iaux[0];
   if (!c || op->n_operands < n + 1 || op->n_lists < 3)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,

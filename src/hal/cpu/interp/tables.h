@@ -46,6 +46,8 @@ void ix_tables_free(ix_tables_t* t, const air_allocator_t* a);
 const air_op_t* ix_find_func(const ix_tables_t* t, const char* name);
 /* The channel named `name`, or NULL. */
 ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name);
+/* The channel put/get `op` names (resolved when the tables were built), or NULL. */
+ix_chan_t* ix_chan_of(const ix_tables_t* t, const air_op_t* op);
 
 /* A kept run of the prep, or NULL; ix_prep_keep offers a finished one back
  * (false: the prep has enough, destroy it). */

@@ -102,6 +102,7 @@ typedef struct ix_tables_t {
    * every async op's result must be a token of its own (no op of the program
    * runs in its issuer's strand with the shared fired token, chain.h). */
   bool affinity;
+  air_ptrmap_t chan_of;    /* put/get op -> the ix_chan_t* it names (resolved once) */
 } ix_tables_t;
 
 #endif /* AIR_HAL_CPU_INTERP_TYPES_H_ */

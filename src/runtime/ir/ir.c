@@ -15,9 +15,8 @@
 
 static const struct {
   const char* name;
-  air_opcls_t cls;
 } k_ops[AIR_OP_COUNT_] = {
-#define X(e, name, cls) {name, cls},
+#define X(e, name, cls) {name},
 #include "runtime/ir/ir_ops.def"
 #undef X
 };
@@ -26,9 +25,11 @@ const char* air_opkind_name(air_opkind_t kind) {
   return (unsigned)kind < AIR_OP_COUNT_ ? k_ops[kind].name : "?";
 }
 
-air_opcls_t air_opkind_class(air_opkind_t kind) {
-  return (unsigned)kind < AIR_OP_COUNT_ ? k_ops[kind].cls : AIR_OPC_OPAQUE;
-}
+const uint8_t air_opkind_classes_[AIR_OP_COUNT_] = {
+#define X(e, name, cls) cls,
+#include "runtime/ir/ir_ops.def"
+#undef X
+};
 
 bool air_opkind_lookup(const char* name, size_t len, air_opkind_t* out_kind) {
   /* `return` is func.return written without its dialect, as MLIR prints it. */

@@ -184,7 +184,11 @@ enum { AIR_GLOBAL_CONSTANT = 1u << 0, AIR_GLOBAL_INIT = 1u << 1, AIR_GLOBAL_UNIN
 
 /* "arith.addi" etc. ("" for OPAQUE). */
 const char* air_opkind_name(air_opkind_t kind);
-air_opcls_t air_opkind_class(air_opkind_t kind);
+/* Inline: the executor asks it several times per op it runs (issue 14). */
+extern const uint8_t air_opkind_classes_[AIR_OP_COUNT_];
+static inline air_opcls_t air_opkind_class(air_opkind_t kind) {
+  return (unsigned)kind < AIR_OP_COUNT_ ? (air_opcls_t)air_opkind_classes_[kind] : AIR_OPC_OPAQUE;
+}
 /* Looks an op name up; returns false when it is not one we support. */
 bool air_opkind_lookup(const char* name, size_t len, air_opkind_t* out_kind);
 

@@ -7,16 +7,13 @@
 int ix_chain_push(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_frame_t* cf) {
   ix_run_t* r = s->run;
   ix_env_t* env = f->env;
-  ix_frame_t of = *cf;
-  of.flags |= IX_FL_CHAIN;
   /* Read only by ops after `op`, which this strand runs once `op` is done. */
   ix_set(r, env, op->results[0], (ix_val_t){.p = r->fired});
   ix_next(s);
-  ix_env_ref(env);
-  if (!ix_push(s, &of)) {
-    ix_env_unref(r, env);
-    return ix_oom(s);
-  }
+  /* The env is borrowed from the issuing frame, which stays below this one and
+   * keeps it until this frame is gone (or takes a reference when released). */
+  if (!ix_push(s, cf)) return ix_oom(s);
+  ix_top(s)->flags |= IX_FL_CHAIN;
   return IX_CONT;
 }
 
@@ -36,7 +33,10 @@ int ix_chain_release(ix_strand_t* s) {
     if (t) ix_tok_unref(r, t);
     return ix_oom(s);
   }
-  /* The frame (its env reference, ticket and loop state) is the new strand's. */
+  /* The frame (its ticket and loop state) is the new strand's, with an env
+   * reference of its own: the issuing frame goes on and may move to its next
+   * env. */
+  ix_env_ref(of.env);
   s->n--;
   ix_set(r, of.env, op->results[0], (ix_val_t){.p = t});
   ix_top(s)->flags |= IX_FL_SPREAD;

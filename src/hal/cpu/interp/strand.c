@@ -224,7 +224,8 @@ void ix_pop(ix_strand_t* s) {
     ix_tok_unhold(r, t);
     ix_tok_unref(r, t);
   }
-  if (f->env) ix_env_unref(r, f->env);
+  /* A chain op's frame borrows its issuer's env (chain.c). */
+  if (f->env && !(f->flags & IX_FL_CHAIN)) ix_env_unref(r, f->env);
 }
 
 void ix_next(ix_strand_t* s) {

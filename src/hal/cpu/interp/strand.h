@@ -31,7 +31,8 @@ enum {
 enum { IX_FL_SEQ = 1,                /* scf.parallel run in sequence, instance by instance */
        IX_FL_EDGE = 2,               /* F_WAIT on in-wave predecessors (schedule path) */
        IX_FL_UNIT = 4,               /* F_BODY of a herd PE whose body is a compiled unit */
-       IX_FL_CHAIN = 8,              /* F_OP: an async op run in its issuer's strand (chain.h) */
+       IX_FL_CHAIN = 8,              /* F_OP: an async op run in its issuer's strand (chain.h);
+                                      * its env is the issuer's, not a reference */
        IX_FL_SPREAD = 16 };          /* BODY: one of its chain ops was released; its later
                                       * async ops run in place only when ready (chain.h) */
 enum { IX_AFTER_NONE = 0, IX_AFTER_NEXT };

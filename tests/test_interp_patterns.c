@@ -71,7 +71,7 @@ static void test_access_patterns(void** state) {
   static float src[M], dst[M], ref[M];
   for (int i = 0; i < M; ++i) src[i] = (float)i;
   uint32_t seed = 42;
-  int copies = 0, rejected = 0, flats = 0;
+  int copies = 0, rejected = 0, flats = 0, rowed = 0;
   for (int iter = 0; iter < 4000; ++iter) {
     /* A view over the buffer: 1-d, 2-d 64x64, 3-d 16x16x16, or a strided 2-d view. */
     air_memref_t v;
@@ -108,6 +108,7 @@ static void test_access_patterns(void** state) {
       any.rank = 1, any.offset = 0, any.sizes[0] = count > 0 ? count : 1, any.strides[0] = 1;
       any.data = dst;
       assert_false(ix_copy_flat(&any, &whole, &v, &la, 4));
+      assert_false(ix_copy_rows(&any, &whole, &v, &la, 4));
       ++rejected;
       continue;
     }
@@ -146,11 +147,20 @@ static void test_access_patterns(void** state) {
       assert_memory_equal(dst, ref, sizeof dst);
       ++flats;
     }
+    /* The row fast path (tiles) moves every flat transfer and more, right. */
+    for (int i = 0; i < M; ++i) dst[i] = -1;
+    bool by_rows = ix_copy_rows(&w, &lb, &v, &la, 4);
+    assert_true(by_rows || !runs);
+    if (by_rows) {
+      assert_memory_equal(dst, ref, sizeof dst);
+      ++rowed;
+    }
   }
-  fprintf(stderr, "  %d copies checked (%d flat), %d patterns rejected\n", copies, flats,
-          rejected);
+  fprintf(stderr, "  %d copies checked (%d flat, %d by rows), %d patterns rejected\n", copies,
+          flats, rowed, rejected);
   assert_true(copies > 500);
   assert_true(flats > 20);
+  assert_true(rowed > flats + 20);
   assert_true(rejected > 50);
 }
 

@@ -2,7 +2,8 @@
  * access patterns.
  *
  * The lists are evaluated first and a transfer that is one contiguous run on
- * both sides moves with no pattern built (ix_copy_flat); anything else, errors
+ * both sides moves with no pattern built (ix_copy_flat), as does one whose sides
+ * are rows of the same length, a tile (ix_copy_rows); anything else, errors
  * included, builds both patterns as before, so the errors and their order (the
  * destination's first) are the same either way. A padded transfer (pad_before /
  * pad_after) always takes the pattern path. */
@@ -60,7 +61,8 @@ static int64_t moved_bytes(const air_memref_t* v, const ix_lists_t* l, uint32_t 
 bool ix_dma_flat(const air_memref_t* dv, const ix_lists_t* dl, const air_memref_t* sv,
                  const ix_lists_t* sl) {
   uint32_t es = air_elem_size((air_elem_kind_t)dv->elem);
-  return moved_bytes(dv, dl, es) < IX_SPLIT_MIN && ix_copy_flat(dv, dl, sv, sl, es);
+  return moved_bytes(dv, dl, es) < IX_SPLIT_MIN &&
+         (ix_copy_flat(dv, dl, sv, sl, es) || ix_copy_rows(dv, dl, sv, sl, es));
 }
 
 /* The transfer once both sides' lists are evaluated (no peers): small
@@ -78,7 +80,8 @@ air_status_t ix_dma_move(ix_strand_t* s, const air_op_t* op, const air_memref_t*
   bool padded = op->n_attrs &&
                 (air_ir_attr_get(op, "pad_before") || air_ir_attr_get(op, "pad_after"));
   if (watch) ix_watchdog_enter(s, op, false);
-  bool moved = small && !padded && ix_copy_flat(dv, dl, sv, sl, es);
+  bool moved = small && !padded &&
+               (ix_copy_flat(dv, dl, sv, sl, es) || ix_copy_rows(dv, dl, sv, sl, es));
   if (watch) ix_watchdog_exit(s);
   if (moved) return NULL;
   st = ix_pat_from(r, op, dv, dl, &dp);

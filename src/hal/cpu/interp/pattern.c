@@ -1,6 +1,9 @@
 /* pattern.c - access patterns (the rule is in pattern.h) and the copy between
  * two of them.
  *
+ * A DMA whose two sides are rows of a matrix (a tile) or one run skips all of
+ * this: ix_copy_rows reads the rows straight off the views and lists.
+ *
  * The copy brings both patterns to canonical form (unit dimensions dropped,
  * contiguous neighbours merged) and then, in row-major order:
  *   - both contiguous: one memmove;
@@ -115,6 +118,42 @@ ix_flat_t ix_flat_side(const air_memref_t* v, const ix_lists_t* l) {
       __builtin_add_overflow(s, c - 1, &last) || s < lo || last > hi)
     return no;
   return (ix_flat_t){s, c, IX_FLAT_YES};
+}
+
+/* As ix_flat_side, with one more dimension allowed outside the contiguous run:
+ * the rows' (stride >= the run's length). */
+ix_rows_t ix_rows_side(const air_memref_t* v, const ix_lists_t* l) {
+  ix_rows_t no = {0, 0, 0, 0, false};
+  uint32_t rank = v->rank, n = l->n;
+  if (rank > AIR_MAX_RANK || !v->data || n > IX_MAX_PAT || l->n_off > n) return no;
+  const int64_t *size = n ? l->size : v->sizes, *stride = n ? l->stride : v->strides;
+  uint32_t m = n ? n : rank;
+  int64_t c = 1, rows = 1, step = 0, s = v->offset;
+  for (uint32_t k = m; k-- > 0;) {
+    if (size[k] <= 0) return no; /* empty or negative: the general path decides */
+    if (size[k] == 1) continue;
+    if (rows == 1 && stride[k] == c) {
+      if (__builtin_mul_overflow(c, size[k], &c)) return no;
+    } else if (rows == 1 && stride[k] >= c) {
+      rows = size[k], step = stride[k];
+    } else {
+      return no;
+    }
+  }
+  for (uint32_t i = 0; i < l->n_off; ++i) { /* offsets line up with the last entries */
+    uint32_t k = n - l->n_off + i;
+    int64_t mdim = (int64_t)k - ((int64_t)n - (int64_t)rank);
+    int64_t w = mdim >= 0 ? v->strides[mdim] : l->stride[k], d;
+    if (__builtin_mul_overflow(l->off[i], w, &d) || __builtin_add_overflow(s, d, &s)) return no;
+  }
+  int64_t lo, hi, ext, last;
+  for (uint32_t k = 0; k < rank; ++k)
+    if (v->sizes[k] <= 0) return no;
+  if (!span(rank, v->sizes, v->strides, v->offset, &lo, &hi) ||
+      __builtin_mul_overflow(rows - 1, step, &ext) || __builtin_add_overflow(s, ext, &last) ||
+      __builtin_add_overflow(last, c - 1, &last) || s < lo || last > hi)
+    return no;
+  return (ix_rows_t){s, rows, c, rows > 1 ? step : c, true};
 }
 
 int64_t ix_pat_count(const ix_pat_t* p) {
@@ -435,6 +474,35 @@ void ix_pat_copy(const ix_pat_t* dst, const ix_pat_t* src) {
     cur_adv(&cd, m);
     total -= m;
   }
+}
+
+bool ix_copy_rows(const air_memref_t* dv, const ix_lists_t* dl, const air_memref_t* sv,
+                  const ix_lists_t* sl, uint32_t esize) {
+  if (dv->elem != sv->elem) return false;
+  ix_rows_t d = ix_rows_side(dv, dl), s = ix_rows_side(sv, sl);
+  if (!d.ok || !s.ok) return false;
+  int64_t count;
+  if (__builtin_mul_overflow(d.rows, d.len, &count) || count != s.rows * s.len) return false;
+  if (d.len != s.len) { /* a single run takes the other side's rows */
+    ix_rows_t* one = d.rows == 1 ? &d : s.rows == 1 ? &s : NULL;
+    const ix_rows_t* other = one == &d ? &s : &d;
+    if (!one) return false;
+    one->rows = other->rows, one->len = other->len, one->step = other->len;
+  }
+  char* db = (char*)dv->data + d.start * (int64_t)esize;
+  const char* sb = (const char*)sv->data + s.start * (int64_t)esize;
+  /* The rows move as plain copies, so the two places must be apart. */
+  size_t dspan = (size_t)((d.rows - 1) * d.step + d.len) * esize;
+  size_t sspan = (size_t)((s.rows - 1) * s.step + s.len) * esize;
+  uintptr_t d0 = (uintptr_t)db, s0 = (uintptr_t)sb;
+  if (!(d0 + dspan <= s0 || s0 + sspan <= d0)) return false;
+  size_t bytes = (size_t)d.len * esize;
+  int64_t dstep = d.step * (int64_t)esize, sstep = s.step * (int64_t)esize;
+  if (rows_wide(bytes))
+    copy_rows_wide(db, dstep, sb, sstep, d.rows, bytes);
+  else
+    for (int64_t i = 0; i < d.rows; ++i, db += dstep, sb += sstep) copy_run(db, sb, bytes);
+  return true;
 }
 
 void ix_pat_linear(ix_pat_t* p, void* buf, uint32_t esize, int64_t count) {

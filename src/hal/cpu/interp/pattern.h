@@ -108,6 +108,25 @@ static inline bool ix_copy_flat(const air_memref_t* dv, const ix_lists_t* dl,
   return true;
 }
 
+/* One side as `rows` runs of `len` consecutive elements, `step` elements apart
+ * (step >= len: runs in order, none overlapping), the first at `start`, inside
+ * its view as ix_pat_make would accept it; ok false for any other shape. A tile
+ * of a row-major matrix (`[o0, o1] [r, n] [ld, 1]`) or a dense buffer moved whole
+ * (one run) is one. */
+typedef struct ix_rows_t {
+  int64_t start, rows, len, step;
+  bool ok;
+} ix_rows_t;
+ix_rows_t ix_rows_side(const air_memref_t* v, const ix_lists_t* l);
+
+/* The tile transfer: both sides rows (ix_rows_side) of the same length, or one
+ * side a single run cut into the other's rows, of one element type, equal
+ * nonzero counts, the two places apart. Moves it row by row with no pattern
+ * built and returns true; otherwise moves nothing and returns false (the caller
+ * takes the pattern path, which also names any error). */
+bool ix_copy_rows(const air_memref_t* dv, const ix_lists_t* dl, const air_memref_t* sv,
+                  const ix_lists_t* sl, uint32_t esize);
+
 /* Number of elements (0 for an empty pattern). */
 int64_t ix_pat_count(const ix_pat_t* p);
 /* Drops unit dimensions and merges dimensions that are contiguous together. */

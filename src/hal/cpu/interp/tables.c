@@ -79,6 +79,27 @@ static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uin
   return NULL;
 }
 
+/* Whether op `o` itself can never park: plain compute, memory and control ops
+ * (their regions are the caller's to check), not a symmetric allocation, which
+ * waits for the other ranks (rank.c). pure_block and serial_block share it. */
+static bool parkless_op(const air_op_t* o) {
+  if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
+  switch (air_opkind_class(o->kind)) {
+    case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
+    case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
+    case AIR_OPC_LOAD: case AIR_OPC_STORE: case AIR_OPC_COPY: case AIR_OPC_SUBVIEW:
+    case AIR_OPC_RESHAPE:
+    case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
+    case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
+    case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
+    case AIR_OPC_TERNARY: case AIR_OPC_SWITCH: case AIR_OPC_FORALL: case AIR_OPC_IN_PARALLEL:
+    case AIR_OPC_LINALG_INDEX: case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE:
+    case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
+      return true;
+    default: return false;
+  }
+}
+
 /* A block that can never park: no AIR ops, tokens, calls of bodies or results of
  * air.execute (`guards`: results of air.execute allowed, its only waits then).
  * scf.parallel runs such bodies in sequence; the inline path runs such entry
@@ -86,26 +107,11 @@ static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uin
  * issuer's strand (chain.h). */
 static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards) {
   for (const air_op_t* o = b->first; o; o = o->next) {
-    /* A symmetric allocation waits for the other ranks (rank.c). */
-    if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
-    switch (air_opkind_class(o->kind)) {
-      case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
-      case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
-      case AIR_OPC_LOAD: case AIR_OPC_STORE: case AIR_OPC_COPY: case AIR_OPC_SUBVIEW:
-      case AIR_OPC_RESHAPE:
-      case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
-      case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
-      case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
-      case AIR_OPC_TERNARY: case AIR_OPC_SWITCH: case AIR_OPC_FORALL: case AIR_OPC_IN_PARALLEL:
-      case AIR_OPC_LINALG_INDEX: case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE:
-      case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
-        break;
-      case AIR_OPC_CALL: {
-        const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;
-        if (f && f->n_regions) return false;
-        break;
-      }
-      default: return false;
+    if (air_opkind_class(o->kind) == AIR_OPC_CALL) {
+      const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;
+      if (f && f->n_regions) return false;
+    } else if (!parkless_op(o)) {
+      return false;
     }
     for (uint32_t i = 0; i < o->n_operands; ++i) {
       air_vid_t v = o->operands[i];
@@ -135,21 +141,8 @@ static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards) 
 static bool serial_block(const ix_tables_t* t, const air_block_t* b, bool* init) {
   for (const air_op_t* o = b->first; o; o = o->next) {
     if (ix_is_async(o)) continue;
-    if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
-    switch (air_opkind_class(o->kind)) {
-      case AIR_OPC_CONSTANT: case AIR_OPC_BINARY: case AIR_OPC_UNARY: case AIR_OPC_CMP:
-      case AIR_OPC_SELECT: case AIR_OPC_CAST: case AIR_OPC_ALLOC: case AIR_OPC_DEALLOC:
-      case AIR_OPC_LOAD: case AIR_OPC_STORE: case AIR_OPC_COPY: case AIR_OPC_SUBVIEW:
-      case AIR_OPC_RESHAPE:
-      case AIR_OPC_FOR: case AIR_OPC_PARALLEL: case AIR_OPC_REDUCE: case AIR_OPC_IF:
-      case AIR_OPC_AFFINE_APPLY: case AIR_OPC_AFFINE_IF: case AIR_OPC_AFFINE_FOR:
-      case AIR_OPC_LINALG: case AIR_OPC_TERMINATOR:
-      case AIR_OPC_TERNARY: case AIR_OPC_SWITCH: case AIR_OPC_IN_PARALLEL:
-      case AIR_OPC_LINALG_INDEX: case AIR_OPC_GET_GLOBAL: case AIR_OPC_MEMREF_RESHAPE:
-      case AIR_OPC_TRANSPOSE: case AIR_OPC_EXTRACT_META: case AIR_OPC_REINTERPRET:
-        break;
-      default: return false;
-    }
+    /* Calls and scf.forall are not run in sequence (as before the shared list). */
+    if (air_opkind_class(o->kind) == AIR_OPC_FORALL || !parkless_op(o)) return false;
     for (uint32_t k = 0; k < 3; ++k) /* dependency, affinity, concurrency */
       if (o->toks[k].n) return false;
     for (uint32_t i = 0; i < o->n_operands; ++i)

@@ -69,3 +69,8 @@ set_tests_properties(test_interp_lane PROPERTIES LABELS "concurrency")
 air_add_test(test_interp_direct ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_direct.c)
 set_tests_properties(test_interp_direct PROPERTIES LABELS "concurrency")
 air_add_path_tests(test_interp_direct)
+# Op records (oprec.c): folded constant lists, the one-run shortcut and guards stay
+# right when offsets come from loop variables and air.execute results.
+air_add_test(test_interp_oprec ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_oprec.c)
+set_tests_properties(test_interp_oprec PROPERTIES LABELS "concurrency")
+air_add_path_tests(test_interp_oprec)

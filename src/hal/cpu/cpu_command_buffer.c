@@ -75,6 +75,8 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   d->entry = e->entries[ordinal].func;
   d->n_args = n_args;
   d->args = n_args ? c->args + c->n_args : NULL;
+  /* In place before the inline check, which looks at the views (flat runs). */
+  if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   d->pool = dev->pool;
   d->context = dev->base.context;
   d->watchdog_ns = options->watchdog_ns;
@@ -103,7 +105,6 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   }
   cmd.u.dispatch.inline_kind = (int)kind;
   AIR_RETURN_IF_ERROR(push(c, &cmd));
-  if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   c->n_args += n_args;
   return NULL;
 }

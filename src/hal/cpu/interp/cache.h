@@ -10,8 +10,9 @@
  * of blocks, a large one at most 4096 blocks and 64 MiB; what is freed beyond
  * that goes back to the allocator. Each
  * class is guarded by a spinlock of its own (a push or a pop: a few
- * instructions). A run on the stack (the inline path) has no cache and uses the
- * allocator directly, and so does every run under AddressSanitizer (a use after
+ * instructions). A run on the stack (the inline path) uses its prep's cache,
+ * shared by the inline runs of that prep (tables.h), or with no prep the
+ * allocator directly, as every run does under AddressSanitizer (a use after
  * free stays visible). The floor under the run object: it knows only allocators. */
 #ifndef AIR_HAL_CPU_INTERP_CACHE_H_
 #define AIR_HAL_CPU_INTERP_CACHE_H_

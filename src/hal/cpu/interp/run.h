@@ -47,7 +47,7 @@ struct ix_run_t {
   pthread_mutex_t mem_lock;
   struct ix_run_t* next_free;
   /* Blocks the run takes and gives back (cache.h), kept with the run between
-   * runs; NULL for a run on the stack. */
+   * runs; a run on the stack borrows its prep's (NULL: none). */
   ix_cache_t* cache;
 
   /* Everything from here is cleared when a run starts. */
@@ -96,6 +96,9 @@ struct ix_run_t {
    * built-in linalg ops run their reference loops instead of library kernels. */
   const air_cg_code_t* code;
   bool reference;
+  /* Hierarchy ops run flat in the strand that meets them (flat.h; the inline
+   * path, for an entry whose launches all can). */
+  bool flat;
 
   /* Ranks (rank.c): made by the first air.rank (under the lock); the dispatch's
    * holder of every rank's argument copies and the bindings' data pointers. */

@@ -7,7 +7,7 @@
 #include "hal/cpu/interp/cache.h"
 #include "hal/cpu/interp/tables.h"
 #include "hal/cpu/interp/hier.h"
-#include "hal/cpu/interp/loop.h"
+#include "hal/cpu/interp/run.h"
 #include "hal/cpu/interp/unit.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
@@ -120,7 +120,7 @@ static int run_body(ix_strand_t* s, const air_op_t* op, ix_env_t* ie) {
   frames[0].pc = op->regions[0]->first;
   frames[0].env = ie; /* the frame's ref */
   c.n = 1;
-  ix_strand_run_inline(&c);
+  r->hooks->run_inline(&c);
   while (c.n) ix_pop(&c);
   if (!c.fixed_frames) ix_cache_put(r->cache, &r->alloc, c.frames, c.cap * sizeof(ix_frame_t));
   return ix_failing(r) ? IX_FAILED : IX_CONT;

@@ -28,6 +28,7 @@ struct ix_watched_t; /* watchdog.c */
 struct ix_waves_t;   /* waves.c */
 struct ix_ranks_t;   /* rank.c */
 struct ix_wire_t;    /* rank_wire.c */
+struct ix_strand_t;  /* strand.h */
 
 /* Upward calls, installed by start.c: lower floors call these instead of naming
  * the functions above them. */
@@ -39,6 +40,9 @@ typedef struct ix_hooks_t {
   void (*stalled)(ix_run_t* r, struct ix_wake_t* w);
   /* The last strand has left the run (not under the lock): the run ends. */
   void (*ended)(ix_run_t* r);
+  /* Steps a strand until it has no frames or the run fails (loop.c); flat.c
+   * runs a launch or segment instance's body to its end with it. */
+  void (*run_inline)(struct ix_strand_t* s);
 } ix_hooks_t;
 
 struct ix_run_t {

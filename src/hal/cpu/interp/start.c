@@ -123,6 +123,7 @@ static const ix_hooks_t k_hooks = {
     .strand_task = ix_strand_task,
     .stalled = ix_stalled,
     .ended = run_end,
+    .run_inline = ix_strand_run_inline,
 };
 
 static air_status_t bind_args(ix_run_t* r, const air_interp_desc_t* d, ix_env_t* env) {

@@ -202,21 +202,47 @@ static void help_task(air_task_t* t, uint32_t worker) {
   job_unref(j);
 }
 
-/* Whether to wake helpers for `total` PEs of a body whose PE took `pe_ns`
- * (0: not known yet) when a helper's start took `wake_ns` (0: not known). A
- * helper that starts after w takes only PEs nobody has begun by then; with two
- * threads sharing what is left, the meeting strand gains (rest - w) / 2 and
- * pays the wake-up call. Asking w <= rest / 2, rest being the work past the
+/* Whether the rule wants helpers for `total` PEs of a body whose PE took
+ * `pe_ns` (0: not known yet) when a helper's start took `wake_ns` (0: not
+ * known). A helper that starts after w takes only PEs nobody has begun by then;
+ * with two threads sharing what is left, the meeting strand gains (rest - w) / 2
+ * and pays the wake-up call. Asking w <= rest / 2, rest being the work past the
  * first PE, keeps a gain of at least a quarter of it, so an estimate off by 2x
  * cannot turn helping into a loss. An unknown side is measured by helping. */
-static bool want_help(uint32_t total, int64_t pe_ns, int64_t wake_ns) {
-  if (total < 2) return false;
+static bool help_pays(uint32_t total, int64_t pe_ns, int64_t wake_ns) {
   if (!pe_ns || !wake_ns) return true;
   return 2 * wake_ns <= (int64_t)(total - 1) * pe_ns;
 }
 
+/* Runs between two helped runs of a herd the rule says no to: the wake-up is
+ * only measured by helping, so one slow start (a first run, a busy moment)
+ * must not keep a large herd alone for good. The interval doubles while the
+ * rule keeps saying no, up to the maximum, and starts again at the minimum
+ * once it says yes. A probe costs the wake-up call and a helper that may find
+ * nothing left; it never makes the meeting strand wait for a wake-up. */
+enum { PROBE_MIN = 8, PROBE_MAX = 1024 };
+
+static bool want_help(ix_binfo_t* bi, uint32_t total, int64_t pe_ns, int64_t wake_ns) {
+  if (total < 2) return false;
+  if (help_pays(total, pe_ns, wake_ns)) {
+    atomic_store_explicit(&bi->probe_every, PROBE_MIN, memory_order_relaxed);
+    return true;
+  }
+  uint32_t every = atomic_load_explicit(&bi->probe_every, memory_order_relaxed);
+  if (!every) every = PROBE_MIN;
+  if (atomic_fetch_add_explicit(&bi->skips, 1, memory_order_relaxed) + 1 < every) return false;
+  atomic_store_explicit(&bi->skips, 0, memory_order_relaxed);
+  atomic_store_explicit(&bi->probe_every, every < PROBE_MAX ? 2 * every : every,
+                        memory_order_relaxed);
+  return true;
+}
+
+/* A running average over ~4 in which one sample counts at most twice the
+ * average, as cpu_queue.c's: a helper that lost its core once does not
+ * decide the next runs alone. */
 static void average(_Atomic int64_t* avg, int64_t now) {
   int64_t old = atomic_load_explicit(avg, memory_order_relaxed);
+  if (old && now > 2 * old) now = 2 * old;
   atomic_store_explicit(avg, old ? old + (now - old) / 4 : (now ? now : 1), memory_order_relaxed);
 }
 
@@ -232,7 +258,7 @@ static int run_herd(ix_strand_t* s, const air_op_t* op, const air_cg_unit_t* u, 
   bool cold = n_help && air_pool_asleep(r->pool);
   flat_job_t* j = NULL;
   if (n_help && pr && bi &&
-      want_help((uint32_t)total, atomic_load_explicit(&bi->pe_ns, memory_order_relaxed),
+      want_help(bi, (uint32_t)total, atomic_load_explicit(&bi->pe_ns, memory_order_relaxed),
                 atomic_load_explicit(&pr->wake_ns[cold], memory_order_relaxed)))
     j = air_mem_alloc(&r->alloc, sizeof *j + n_help * sizeof(flat_help_t));
   int64_t t0 = air_time_now_ns();

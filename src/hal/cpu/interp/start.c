@@ -367,6 +367,7 @@ bool air_interp_inline_prepare(const air_interp_desc_t* desc, air_interp_inline_
   if (!bi) return false;
   out->desc = *desc;
   out->body = bi;
+  out->flat = !bi->pure;
   return true;
 }
 

@@ -72,6 +72,9 @@ typedef struct ix_binfo_t {
   /* (herd bodies) what one PE took when the body last ran flat (flat.c), a
    * running average in ns (0: not yet): the one field runs write, a statistic. */
   _Atomic int64_t pe_ns;
+  /* (herd bodies) flat.c want_help's probes: runs since the last helped one,
+   * and how many it lets pass before the next probe (0: the minimum). */
+  _Atomic uint32_t skips, probe_every;
 } ix_binfo_t;
 
 /* A processing element of a herd: what kernels and traces are told. */

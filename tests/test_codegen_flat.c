@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "codegen_test.h" /* fx_t, setup/teardown, load_text, mref */
+#include "hal/cpu/interp/tables.h" /* air_interp_prep_t.wake_ns (test_help_probe) */
 #include "runtime/base/mem.h"
 
 typedef struct lookup_t {
@@ -256,56 +257,150 @@ static void test_not_flat(void** state) {
   run_both(f->pool, f, k_subview, args, 2, bytes, AIR_INTERP_INLINE_NO, NULL);
 }
 
-/* A herd large enough to share: the calling thread and the pool's workers
- * take its PEs from one counter (the first run helps always: nothing is
- * measured yet), run after run, every result exact. Label concurrency (TSan). */
-static void test_helpers(void** state) {
-  fx_t* f = *state;
-  air_pool_t* pool = NULL;
-  test_check(air_pool_create(NULL, 3, &pool));
-  enum { X = 16, CHUNK = 4096, N = X * CHUNK };
-  int32_t* a = malloc(N * 4);
-  int32_t* c = calloc(N, 4);
-  for (int i = 0; i < N; ++i) a[i] = i % 1000 - 500;
-  int64_t sz = N;
-  air_arg_t args[2] = {mref(a, AIR_ELEM_I32, 1, &sz, NULL, 0),
-                       mref(c, AIR_ELEM_I32, 1, &sz, NULL, 0)};
-  char* text = program(1, X, 1, CHUNK, false);
-  air_program_t* p = load_text(f, text);
+/* A compiled program ready to run flat on `workers` pool workers (helpers). */
+typedef struct flat_fx_t {
+  air_pool_t* pool;
+  air_program_t* p;
+  lookup_t l;
+  air_interp_prep_t* prep;
+  air_interp_desc_t d;
+  int32_t *a, *c;
+  int n;
+} flat_fx_t;
+
+static void flat_open(flat_fx_t* x, fx_t* f, uint32_t workers, int X, int chunk, bool bad) {
+  memset(x, 0, sizeof *x);
+  test_check(air_pool_create(NULL, workers, &x->pool));
+  x->n = X * chunk - (bad ? 4 : 0);
+  x->a = malloc((size_t)X * chunk * 4);
+  x->c = calloc((size_t)X * chunk, 4);
+  for (int i = 0; i < X * chunk; ++i) x->a[i] = i % 1000 - 500;
+  char* text = program(1, X, 1, chunk, bad);
+  x->p = load_text(f, text);
   free(text);
   air_allocator_t al;
   air_allocator_init_system(&al);
   const air_cg_hooks_t* h = air_cg_hooks();
-  lookup_t l = {{NULL, find_jit}, h, NULL};
-  l.code.self = &l;
-  test_check(h->compile(&al, p, &l.cp));
-  air_interp_prep_t* prep = NULL;
-  test_check(air_interp_prepare(&al, p, &prep));
-  air_interp_desc_t d = {.program = p, .entry = test_find_func(p, "f"), .n_args = 2,
-                         .args = args, .pool = pool, .context = f->ctx, .code = &l.code,
-                         .prep = prep, .run_inline = true};
-  d.allocator = al;
-  assert_int_equal(air_interp_inline_kind(&d), AIR_INTERP_INLINE_YES);
-  for (int run = 0; run < 12; ++run) {
-    memset(c, 0, N * 4);
-    test_check(air_interp_run(&d));
-    for (int i = 0; i < N; ++i) assert_int_equal(c[i], 2 * a[i]);
-  }
-  /* The first run's helpers were tasks on the pool (they may start after the
-   * run: they then only let go of their job). */
+  x->l = (lookup_t){{NULL, find_jit}, h, NULL};
+  x->l.code.self = &x->l;
+  test_check(h->compile(&al, x->p, &x->l.cp));
+  test_check(air_interp_prepare(&al, x->p, &x->prep));
+  x->d = (air_interp_desc_t){.program = x->p, .entry = test_find_func(x->p, "f"), .n_args = 2,
+                             .pool = x->pool, .context = f->ctx, .code = &x->l.code,
+                             .prep = x->prep, .run_inline = true};
+  x->d.allocator = al;
+}
+
+static void flat_close(flat_fx_t* x) {
+  air_pool_destroy(x->pool);
+  air_interp_prep_release(x->prep);
+  x->l.h->release(x->l.cp);
+  air_program_destroy(x->p);
+  free(x->a), free(x->c);
+}
+
+/* One run on fresh output; its outcome. */
+static air_status_t flat_run(flat_fx_t* x) {
+  int64_t sz = x->n;
+  air_arg_t args[2] = {mref(x->a, AIR_ELEM_I32, 1, &sz, NULL, 0),
+                       mref(x->c, AIR_ELEM_I32, 1, &sz, NULL, 0)};
+  x->d.args = args;
+  assert_int_equal(air_interp_inline_kind(&x->d), AIR_INTERP_INLINE_YES);
+  memset(x->c, 0, (size_t)x->n * 4);
+  air_status_t st = air_interp_run(&x->d);
+  x->d.args = NULL;
+  return st;
+}
+
+/* Pool tasks run so far; waits up to 2 s for at least `want` (a helper may
+ * start after the run it was woken for: it then only lets go of its job). */
+static uint64_t tasks_run(air_pool_t* pool, uint64_t want) {
   air_pool_stats_t ps;
   for (int i = 0; i < 2000; ++i) {
     air_pool_stats(pool, &ps);
-    if (ps.tasks_run) break;
+    if (ps.tasks_run >= want) break;
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
   }
-  assert_true(ps.tasks_run > 0);
-  air_pool_destroy(pool);
-  air_interp_prep_release(prep);
-  h->release(l.cp);
-  air_program_destroy(p);
-  free(a), free(c);
+  return ps.tasks_run;
+}
+
+/* A herd large enough to share: the calling thread and the pool's workers
+ * take its PEs from one counter (the first run helps always: nothing is
+ * measured yet), run after run, every result exact. Label concurrency (TSan). */
+static void test_helpers(void** state) {
+  flat_fx_t x;
+  flat_open(&x, *state, 3, 16, 4096, false);
+  for (int run = 0; run < 12; ++run) {
+    test_check(flat_run(&x));
+    for (int i = 0; i < x.n; ++i) assert_int_equal(x.c[i], 2 * x.a[i]);
+  }
+  assert_true(tasks_run(x.pool, 1) > 0);
+  flat_close(&x);
+}
+
+/* More workers than PEs (at most PEs - 1 helpers are woken), one PE (none),
+ * one worker (none), two PEs: exact results on every run. */
+static void test_helper_counts(void** state) {
+  static const struct {
+    uint32_t workers;
+    int pes;
+  } k[] = {{8, 2}, {8, 3}, {4, 1}, {1, 4}, {2, 2}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; ++i) {
+    flat_fx_t x;
+    flat_open(&x, *state, k[i].workers, k[i].pes, 2048, false);
+    for (int run = 0; run < 6; ++run) {
+      test_check(flat_run(&x));
+      for (int e = 0; e < x.n; ++e) assert_int_equal(x.c[e], 2 * x.a[e]);
+    }
+    /* A one-PE herd or a one-worker pool never wakes a helper. */
+    if (k[i].pes == 1 || k[i].workers == 1) assert_int_equal(tasks_run(x.pool, 0), 0);
+    flat_close(&x);
+  }
+}
+
+/* The last of 16 PEs reads past its source: whichever thread takes it (the
+ * caller or a helper), every run fails with the interpreter's message. */
+static void test_helper_error(void** state) {
+  fx_t* f = *state;
+  flat_fx_t x;
+  flat_open(&x, f, 3, 16, 1024, true);
+  /* The interpreter's message for the same program and arguments. */
+  int64_t sz = x.n;
+  air_arg_t args[2] = {mref(x.a, AIR_ELEM_I32, 1, &sz, NULL, 0),
+                       mref(x.c, AIR_ELEM_I32, 1, &sz, NULL, 0)};
+  air_interp_desc_t di = {.program = x.p, .entry = x.d.entry, .n_args = 2, .args = args,
+                          .pool = x.pool, .context = f->ctx, .allocator = x.d.allocator};
+  air_status_t want = air_interp_run(&di);
+  assert_non_null(want);
+  test_expect_in(air_status_message(want), "%s", "air.dma_memcpy_nd");
+  for (int run = 0; run < 12; ++run) {
+    air_status_t st = flat_run(&x);
+    assert_non_null(st);
+    assert_string_equal(air_status_message(st), air_status_message(want));
+    air_status_free(st);
+  }
+  air_status_free(want);
+  flat_close(&x);
+}
+
+/* A herd whose helpers once started far too late (a stale wake-up estimate,
+ * set here) is still helped now and then (flat.c want_help's probes), so the
+ * estimate is measured again: pool tasks run within the first probe interval.
+ * Without probes the rule would keep it alone for good. */
+static void test_help_probe(void** state) {
+  flat_fx_t x;
+  flat_open(&x, *state, 2, 4, 4096, false);
+  test_check(flat_run(&x)); /* measures the PE time (and helps: unknown) */
+  uint64_t before = tasks_run(x.pool, 1);
+  atomic_store(&x.prep->wake_ns[0], INT64_C(1) << 40);
+  atomic_store(&x.prep->wake_ns[1], INT64_C(1) << 40);
+  for (int run = 0; run < 9; ++run) {
+    test_check(flat_run(&x));
+    for (int e = 0; e < x.n; ++e) assert_int_equal(x.c[e], 2 * x.a[e]);
+  }
+  assert_true(tasks_run(x.pool, before + 1) > before);
+  flat_close(&x);
 }
 
 int main(void) {
@@ -314,6 +409,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_error, setup, teardown),
       cmocka_unit_test_setup_teardown(test_not_flat, setup, teardown),
       cmocka_unit_test_setup_teardown(test_helpers, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_helper_counts, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_helper_error, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_help_probe, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -141,6 +141,7 @@ struct flat_job_t {
   _Atomic uint32_t finished; /* PEs run (or skipped: the run failed) */
   _Atomic uint32_t sleeping; /* the meeting strand waits on `finished`'s futex */
   _Atomic int64_t t_help;    /* when the first helper started (0: none yet) */
+  _Atomic int64_t busy_ns;   /* the PEs' times, whoever ran them */
   uint32_t total;
   ix_run_t* r;
   struct ix_space_t* space;
@@ -176,11 +177,16 @@ static uint32_t take_pes(flat_job_t* j, uint32_t worker) {
   ix_strand_t c;
   stack_strand(&c, j->r, j->space, worker, NULL, 0, NULL);
   uint32_t ran = 0;
+  int64_t t = air_time_now_ns();
   for (;;) {
     uint32_t i = atomic_fetch_add_explicit(&j->next, 1, memory_order_relaxed);
     if (i >= j->total) return ran;
     if (!ix_failing(j->r)) run_pe(&c, j->op, j->u, j->e, j->sizes, i);
     ++ran;
+    /* Counted before `finished`: the meeting strand reads it once all are. */
+    int64_t t2 = air_time_now_ns();
+    atomic_fetch_add_explicit(&j->busy_ns, t2 - t, memory_order_relaxed);
+    t = t2;
     /* Seq_cst with the waiter's store of `sleeping` then load of `finished`:
      * one of the two sees the other. */
     if (atomic_fetch_add(&j->finished, 1) + 1 == j->total && atomic_load(&j->sleeping))
@@ -275,6 +281,7 @@ static int run_herd(ix_strand_t* s, const air_op_t* op, const air_cg_unit_t* u, 
   atomic_init(&j->finished, 0);
   atomic_init(&j->sleeping, 0);
   atomic_init(&j->t_help, 0);
+  atomic_init(&j->busy_ns, 0);
   j->total = (uint32_t)total;
   j->r = r;
   j->space = s->space;
@@ -290,8 +297,7 @@ static int run_herd(ix_strand_t* s, const air_op_t* op, const air_cg_unit_t* u, 
     j->help[k].task.next = k + 1 < n_help ? &j->help[k + 1].task : NULL;
   }
   air_pool_submit_chain(r->pool, &j->help[0].task, &j->help[n_help - 1].task, n_help);
-  uint32_t mine = take_pes(j, s->worker);
-  int64_t t1 = air_time_now_ns();
+  take_pes(j, s->worker);
   /* Helpers still running a PE finish it; none can wait for this strand. */
   for (uint32_t spin = 0;; ++spin) {
     uint32_t f = atomic_load(&j->finished);
@@ -304,7 +310,8 @@ static int run_herd(ix_strand_t* s, const air_op_t* op, const air_cg_unit_t* u, 
       air_futex_wait(&j->finished, f, 1000000);
     }
   }
-  if (mine) average(&bi->pe_ns, (t1 - t0) / (int64_t)mine);
+  /* Every PE's time, the helpers' too: a fast helper may take them all. */
+  average(&bi->pe_ns, atomic_load_explicit(&j->busy_ns, memory_order_relaxed) / (int64_t)j->total);
   /* A helper that has not started yet took at least this long. */
   int64_t th = atomic_load_explicit(&j->t_help, memory_order_acquire);
   average(&pr->wake_ns[cold], (th ? th : air_time_now_ns()) - t0);

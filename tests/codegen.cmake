@@ -8,6 +8,11 @@ if(TARGET airrt_codegen)
     air_add_test(${t} ${CMAKE_CURRENT_SOURCE_DIR}/${t}.c)
     target_link_libraries(${t} PRIVATE airrt_codegen)
   endforeach()
+  # test_codegen_flat: launches run flat on the inline path (flat.c), pool
+  # workers helping the calling thread on large herds (label concurrency).
+  air_add_test(test_codegen_flat ${CMAKE_CURRENT_SOURCE_DIR}/test_codegen_flat.c)
+  target_link_libraries(test_codegen_flat PRIVATE airrt_codegen)
+  set_tests_properties(test_codegen_flat PROPERTIES LABELS "concurrency")
 endif()
 # The runtime loading libairrt_codegen.so with no LLVM linked (hal/codegen_load.c).
 if(TARGET airrt_codegen_shared)

@@ -69,7 +69,9 @@ AIR_API air_status_t air_device_driver_info(uint32_t index, air_driver_info_t* o
  * barrier from the waits to the signals. Returns at once; errors here are about the
  * submission itself (bad arguments), not the work. (The cpu device may run a
  * command buffer whose last execution was shorter than waking its workers, at most
- * 1 ms, on the calling thread before returning; its kernels then run there too.) */
+ * 1 ms, on the calling thread before returning; its kernels then run there too.
+ * One whose herds' PEs the workers can share (compiled, channel-free launches) it
+ * runs on the calling thread with the workers' help, up to 10 ms.) */
 AIR_API air_status_t air_device_queue_execute(air_device_t* device, uint32_t queue,
                                               const air_timepoint_list_t* wait,
                                               air_command_buffer_t* command_buffer,

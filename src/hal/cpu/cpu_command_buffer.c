@@ -75,6 +75,8 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   d->entry = e->entries[ordinal].func;
   d->n_args = n_args;
   d->args = n_args ? c->args + c->n_args : NULL;
+  /* In place before the inline check, which looks at the views (flat runs). */
+  if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   d->pool = dev->pool;
   d->context = dev->base.context;
   d->watchdog_ns = options->watchdog_ns;
@@ -103,7 +105,6 @@ static air_status_t cb_dispatch(air_command_buffer_t* cb, air_executable_t* e, u
   }
   cmd.u.dispatch.inline_kind = (int)kind;
   AIR_RETURN_IF_ERROR(push(c, &cmd));
-  if (n_args) memcpy(c->args + c->n_args, args, n_args * sizeof(*args));
   c->n_args += n_args;
   return NULL;
 }
@@ -141,6 +142,7 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
   air_cpu_command_buffer_t* c = cpu_cb(cb);
   if (c->n_cmds && c->cmds[c->n_cmds - 1].kind == AIR_CPU_CMD_BARRIER) --c->n_cmds;
   uint32_t wave = 0;
+  bool all_inline = true, any_flat = false;
   c->caller_ok = true;
   atomic_init(&c->here_ns, 0);
   atomic_init(&c->pool_ns, 0);
@@ -152,6 +154,9 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
        * ranks and transports wait on other processes. Those stay on the pool. */
       const air_interp_desc_t* d = &c->cmds[i].u.dispatch.run.desc;
       if (d->watchdog_ns > 0 || d->trace || d->rank_copies || d->transport) c->caller_ok = false;
+      all_inline = all_inline && c->cmds[i].u.dispatch.inline_kind != AIR_INTERP_INLINE_NO;
+      any_flat = any_flat || (c->cmds[i].u.dispatch.inline_kind != AIR_INTERP_INLINE_NO &&
+                              c->cmds[i].u.dispatch.run.flat);
     }
     if (k == AIR_CPU_CMD_BARRIER) wave = 0;
     if (k == AIR_CPU_CMD_COPY || k == AIR_CPU_CMD_FILL ||
@@ -159,6 +164,7 @@ static air_status_t cb_end(air_command_buffer_t* cb) {
       ++wave;
     if (wave > c->max_wave_transfers) c->max_wave_transfers = wave;
   }
+  c->with_workers = c->caller_ok && all_inline && any_flat;
   return NULL;
 }
 

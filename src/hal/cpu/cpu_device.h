@@ -95,6 +95,10 @@ typedef struct air_cpu_command_buffer_t {
   /* Whether a submission of it may run on the submitting thread (cpu_queue.c):
    * no dispatch has a watchdog, trace, ranks or transport (set at end). */
   bool caller_ok;
+  /* caller_ok, every dispatch runs inline and one runs flat (its herds' PEs
+   * shared with the workers): the caller runs it with the workers' help
+   * (cpu_queue.c run_here) rather than choosing between them (set at end). */
+  bool with_workers;
   /* How long its successful executions took, start of the first wave to
    * completion, in ns (a running average; 0: not yet measured), on its
    * caller's thread (here_ns) and on the workers (pool_ns): cpu_queue.c

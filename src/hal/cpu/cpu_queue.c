@@ -74,6 +74,11 @@ static void inflight_done(air_cpu_device_t* d) {
 /* The longest a submission may keep its caller (queue_execute "returns at
  * once"): past this it goes to the workers whatever the wake-ups cost. */
 enum { CALLER_RUN_MAX_NS = 1000000 };
+/* The same for a command buffer the caller runs with the workers' help
+ * (with_workers): it holds its caller for its share of the work, and the
+ * workers do theirs meanwhile. Past this (as last measured on either side) it
+ * goes to the workers, so a long one still leaves its caller free. */
+enum { CALLER_SHARED_MAX_NS = 10000000 };
 /* Every (mask + 1)-th submission that could go either way takes the other path
  * than the rule says, to measure it again; the interval doubles while such
  * probes leave the choice as it was, from 64 up to 4096, and drops back to 64
@@ -304,6 +309,21 @@ static void wait_reached(void* user, air_status_t failure) {
   if (atomic_fetch_sub(&s->waits_left, 1) == 1) hop(s);
 }
 
+/* Whether c runs on its caller with the workers' help (with_workers): the
+ * caller takes PEs instead of waiting, and the helpers it wakes find a free
+ * core. On the workers instead, the waiting caller, the worker running the
+ * launch and the one woken to help are three threads: on 2 vCPUs the helper
+ * was queued behind one of the others for 0.5-3 ms in most runs (1M and 4M
+ * elementwise ran their two PEs in turn). So no choice by estimates and no
+ * probes, only the bound on how long the caller is held, by the shorter of
+ * the two measured sides (a first run slowed by page faults does not decide). */
+static bool shared_here(air_cpu_command_buffer_t* c) {
+  if (!c->with_workers) return false;
+  int64_t h = atomic_load_explicit(&c->here_ns, memory_order_relaxed);
+  int64_t w = atomic_load_explicit(&c->pool_ns, memory_order_relaxed);
+  return (h && h <= CALLER_SHARED_MAX_NS) || (w && w <= CALLER_SHARED_MAX_NS) || (!h && !w);
+}
+
 /* Runs the submission to its end on this thread, its tasks on a thread-less pool
  * (pool.h) that this thread drains: no wake-up on either side. True when it ran.
  * Only for command buffers whose runs cannot outlive their work (caller_ok) and
@@ -315,14 +335,20 @@ static bool run_here(submission_t* s) {
   air_cpu_device_t* d = s->device;
   air_cpu_command_buffer_t* c = s->cb;
   int64_t here, pool;
-  if (!c->caller_ok || !estimate(d, c, &here, &pool) || here > CALLER_RUN_MAX_NS) return false;
-  s->pref = prefer_caller(d, c);
-  uint32_t mask = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
-  s->probe = (atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask;
-  /* A side never measured is tried at once (the first submission measured the
-   * workers): an estimate from the other side is a bound, not a figure. */
-  if (!atomic_load_explicit(&c->here_ns, memory_order_relaxed)) s->probe = !s->pref;
-  if (s->pref == s->probe) return false;
+  if (!c->caller_ok) return false;
+  if (shared_here(c)) {
+    s->pref = true;
+    s->probe = false;
+  } else {
+    if (!estimate(d, c, &here, &pool) || here > CALLER_RUN_MAX_NS) return false;
+    s->pref = prefer_caller(d, c);
+    uint32_t mask = atomic_load_explicit(&d->probe_mask, memory_order_relaxed);
+    s->probe = (atomic_fetch_add_explicit(&d->probes, 1, memory_order_relaxed) & mask) == mask;
+    /* A side never measured is tried at once (the first submission measured the
+     * workers): an estimate from the other side is a bound, not a figure. */
+    if (!atomic_load_explicit(&c->here_ns, memory_order_relaxed)) s->probe = !s->pref;
+    if (s->pref == s->probe) return false;
+  }
   air_pool_t* local = atomic_exchange(&d->spare_local, NULL);
   if (!local) {
     air_status_t st = air_pool_create_local(&d->base.allocator, &local);

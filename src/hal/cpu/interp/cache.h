@@ -11,10 +11,12 @@
  * that goes back to the allocator. Each
  * pool worker has a front of its own before the classes (a short LIFO per
  * class, no lock); the classes behind it, each under a spinlock of its own,
- * trade whole lists of blocks with the fronts (cache.c). A run on the stack (the inline path) has no cache and uses the
- * allocator directly, and so does every run under AddressSanitizer (a use after
- * free stays visible). The floor under the run object: it knows allocators, and
- * the pool only to ask which worker is calling. */
+ * trade whole lists of blocks with the fronts (cache.c). A run on the stack
+ * (the inline path) uses its prep's cache, shared by the inline runs of that
+ * prep (tables.h; never bound to a pool, so every thread goes to the classes),
+ * or with no prep the allocator directly, as every run does under
+ * AddressSanitizer (a use after free stays visible). The floor under the run
+ * object: it knows allocators, and the pool only to ask which worker is calling. */
 #ifndef AIR_HAL_CPU_INTERP_CACHE_H_
 #define AIR_HAL_CPU_INTERP_CACHE_H_
 

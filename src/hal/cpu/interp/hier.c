@@ -71,15 +71,10 @@ static int acquire_affinity(ix_strand_t* s, ix_env_t* e, const air_op_t* op) {
   return IX_CONT;
 }
 
-/* Runs in the op's own strand: every instance becomes a strand joined to the
- * op's token, all started together (segment and herd instances are co-resident;
- * launch instances may as well run in parallel). */
-int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+int ix_hier_space(ix_strand_t* s, ix_env_t* e, const air_op_t* op, int64_t* sizes,
+                  uint64_t* total) {
   ix_run_t* r = s->run;
-  ix_env_t* e = f->env;
   uint32_t n = op->iaux[0];
-  /* Ranks have their own copies of the arguments and a symmetric heap (rank.c). */
-  if (op->kind == AIR_OP_RANK) return ix_op_rank(s, f, op);
   if (!op->n_regions || !op->regions[0])
     return ix_failed(s, ix_err(r, op, AIR_STATUS_UNIMPLEMENTED,
                                "%s @%s without a body is not supported by the CPU executor",
@@ -88,66 +83,93 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   if (n > AIR_MAX_RANK || op->n_operands < n || body->n_args != 2 * n + (op->n_operands - n))
     return ix_failed(s, ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT, "%s: malformed operands",
                                ix_opname(op)));
-  int64_t sizes[AIR_MAX_RANK];
-  uint64_t total = 1;
+  *total = 1;
   for (uint32_t k = 0; k < n; ++k) {
     air_status_t st = ix_get_i(r, e, op, op->operands[k], &sizes[k]);
     if (st) return ix_failed(s, st);
-    if (sizes[k] < 0 || __builtin_mul_overflow(total, (uint64_t)sizes[k], &total) ||
-        total > (UINT64_C(1) << 24))
+    if (sizes[k] < 0 || __builtin_mul_overflow(*total, (uint64_t)sizes[k], total) ||
+        *total > (UINT64_C(1) << 24))
       return ix_failed(s, ix_err(r, op, AIR_STATUS_OUT_OF_RANGE,
                                  "%s: iteration space size #%u is %lld", ix_opname(op), k,
                                  (long long)sizes[k]));
   }
-  int rc = acquire_affinity(s, e, op);
-  if (rc != IX_CONT) return rc;
+  return IX_CONT;
+}
+
+int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int64_t* sizes,
+                     uint64_t i, bool unit, ix_env_t** out) {
+  ix_run_t* r = s->run;
+  uint32_t n = op->iaux[0];
+  const air_block_t* body = op->regions[0];
   uint32_t na = op->n_operands - n;
   bool herd = op->kind == AIR_OP_HERD;
-  const char* link = herd ? ix_attr_str(r, op, "link_with") : NULL;
+  int64_t id[AIR_MAX_RANK];
+  uint64_t x = i;
+  for (uint32_t k = n; k-- > 0;) {
+    id[k] = (int64_t)(x % (uint64_t)sizes[k]);
+    x /= (uint64_t)sizes[k];
+  }
+  ix_env_t* ie = ix_env_new(r, body, NULL, herd);
+  if (!ie) return ix_oom(s);
+  for (uint32_t k = 0; k < n; ++k) {
+    ix_set(r, ie, body->args[k], (ix_val_t){.i = id[k]});
+    ix_set(r, ie, body->args[n + k], (ix_val_t){.i = sizes[k]});
+  }
+  int rc = na ? ix_transfer(s, op, e, op->operands + n, ie, body->args + 2 * n, na) : IX_CONT;
+  if (rc != IX_CONT) {
+    ix_env_unref(r, ie);
+    return rc;
+  }
+  if (herd) {
+    ix_pe_t* pe = ie->pe;
+    pe->herd = op;
+    pe->link_with = ix_attr_str(r, op, "link_with");
+    pe->rank = n < 4 ? n : 4;
+    for (uint32_t k = 0; k < pe->rank; ++k) {
+      pe->tile[k] = id[k];
+      pe->sizes[k] = sizes[k];
+    }
+    /* The track name is read by traces and by reports of parked strands. A PE
+     * whose body is a compiled unit never parks, and such a unit holding AIR
+     * ops never runs traced, so its name is formatted only if the unit falls
+     * back to the interpreter (ix_pe_name). */
+    if (unit && !r->trace && n <= 4)
+      pe->track[0] = '\0';
+    else
+      ix_pe_name_at(pe, op, id, n);
+    /* Traced: the PE's life is one span on its track, from its herd instance's
+     * start until the last strand working for it leaves (strand.c), so every
+     * PE has a track and its ops' spans nest inside. */
+    atomic_init(&pe->strands, 0);
+    pe->t0 = r->trace ? air_time_now_ns() : 0;
+    pe->env = ie;
+  }
+  *out = ie;
+  return IX_CONT;
+}
+
+/* Runs in the op's own strand: every instance becomes a strand joined to the
+ * op's token, all started together (segment and herd instances are co-resident;
+ * launch instances may as well run in parallel). */
+int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+  ix_run_t* r = s->run;
+  ix_env_t* e = f->env;
+  /* Ranks have their own copies of the arguments and a symmetric heap (rank.c). */
+  if (op->kind == AIR_OP_RANK) return ix_op_rank(s, f, op);
+  int64_t sizes[AIR_MAX_RANK];
+  uint64_t total;
+  int rc = ix_hier_space(s, e, op, sizes, &total);
+  if (rc != IX_CONT) return rc;
+  rc = acquire_affinity(s, e, op);
+  if (rc != IX_CONT) return rc;
+  const air_block_t* body = op->regions[0];
+  bool herd = op->kind == AIR_OP_HERD;
   /* A herd body compiled whole runs as one call per PE (unit.c). */
   uint8_t body_flags = herd && ix_unit_of(r, op) ? IX_FL_UNIT : 0;
   for (uint64_t i = 0; i < total; ++i) {
-    int64_t id[AIR_MAX_RANK];
-    uint64_t x = i;
-    for (uint32_t k = n; k-- > 0;) {
-      id[k] = (int64_t)(x % (uint64_t)sizes[k]);
-      x /= (uint64_t)sizes[k];
-    }
-    ix_env_t* ie = ix_env_new(r, body, NULL, herd);
-    if (!ie) return ix_oom(s);
-    for (uint32_t k = 0; k < n; ++k) {
-      ix_set(r, ie, body->args[k], (ix_val_t){.i = id[k]});
-      ix_set(r, ie, body->args[n + k], (ix_val_t){.i = sizes[k]});
-    }
-    rc = na ? ix_transfer(s, op, e, op->operands + n, ie, body->args + 2 * n, na) : IX_CONT;
-    if (rc != IX_CONT) {
-      ix_env_unref(r, ie);
-      return rc;
-    }
-    if (herd) {
-      ix_pe_t* pe = ie->pe;
-      pe->herd = op;
-      pe->link_with = link;
-      pe->rank = n < 4 ? n : 4;
-      for (uint32_t k = 0; k < pe->rank; ++k) {
-        pe->tile[k] = id[k];
-        pe->sizes[k] = sizes[k];
-      }
-      /* The track name is read by traces and by reports of parked strands. A PE
-       * whose body is a compiled unit never parks, and such a unit holding AIR
-       * ops never runs traced, so its name is formatted only if the unit falls
-       * back to the interpreter (ix_pe_name). */
-      if (body_flags && !r->trace && n <= 4)
-        pe->track[0] = '\0';
-      else
-        ix_pe_name_at(pe, op, id, n);
-      /* Traced: the PE's life is one span on its track, from its herd instance's
-       * start until the last strand working for it leaves (strand.c), so every
-       * PE has a track and its ops' spans nest inside. */
-      atomic_init(&pe->strands, 0);
-      pe->t0 = r->trace ? air_time_now_ns() : 0;
-      pe->env = ie;
-    }
+    ix_env_t* ie;
+    rc = ix_hier_instance(s, e, op, sizes, i, body_flags != 0, &ie);
+    if (rc != IX_CONT) return rc;
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)
                            : NULL;

@@ -155,6 +155,11 @@ air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* desc);
 typedef struct air_interp_inline_run_t {
   air_interp_desc_t desc;
   const void* body; /* private: the entry body's block info */
+  /* Its launches run flat (flat.h): the herds' PEs are shared with desc.pool's
+   * workers, which the running thread wakes. Best run on a thread that is not
+   * one of those workers (the submitting one), so no worker it wakes has to
+   * wait for that thread's core. */
+  bool flat;
 } air_interp_inline_run_t;
 
 /* True, with *out filled, when a run of `desc` may execute inline (run_inline

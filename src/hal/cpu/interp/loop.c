@@ -19,6 +19,7 @@
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/control.h"
 #include "hal/cpu/interp/dma.h"
+#include "hal/cpu/interp/flat.h"
 #include "hal/cpu/interp/hier.h"
 #include "hal/cpu/interp/linalg.h"
 #include "hal/cpu/interp/memref.h"
@@ -394,6 +395,8 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_run_t* r = s->run;
   bool inplace = f->kind == IX_F_OP;
   air_opcls_t cls = air_opkind_class(op->kind);
+  /* Every hierarchy op of a flat run runs here, to its end (flat.h). */
+  if (cls == AIR_OPC_HIER && r->flat) return ix_flat_hier(s, f, op);
   if (!inplace && ix_is_async(op)) return dispatch(s, f, op, false);
   if (!inplace && cls == AIR_OPC_HIER) return dispatch(s, f, op, true);
   const air_cg_unit_t* u = NULL;

@@ -28,6 +28,7 @@ struct ix_watched_t; /* watchdog.c */
 struct ix_waves_t;   /* waves.c */
 struct ix_ranks_t;   /* rank.c */
 struct ix_wire_t;    /* rank_wire.c */
+struct ix_strand_t;  /* strand.h */
 
 /* Upward calls, installed by start.c: lower floors call these instead of naming
  * the functions above them. */
@@ -39,6 +40,9 @@ typedef struct ix_hooks_t {
   void (*stalled)(ix_run_t* r, struct ix_wake_t* w);
   /* The last strand has left the run (not under the lock): the run ends. */
   void (*ended)(ix_run_t* r);
+  /* Steps a strand until it has no frames or the run fails (loop.c); flat.c
+   * runs a launch or segment instance's body to its end with it. */
+  void (*run_inline)(struct ix_strand_t* s);
 } ix_hooks_t;
 
 struct ix_run_t {
@@ -47,7 +51,7 @@ struct ix_run_t {
   pthread_mutex_t mem_lock;
   struct ix_run_t* next_free;
   /* Blocks the run takes and gives back (cache.h), kept with the run between
-   * runs; NULL for a run on the stack. */
+   * runs; a run on the stack borrows its prep's (NULL: none). */
   ix_cache_t* cache;
 
   /* Everything from here is cleared when a run starts. */
@@ -96,6 +100,9 @@ struct ix_run_t {
    * built-in linalg ops run their reference loops instead of library kernels. */
   const air_cg_code_t* code;
   bool reference;
+  /* Hierarchy ops run flat in the strand that meets them (flat.h; the inline
+   * path, for an entry whose launches all can). */
+  bool flat;
 
   /* Ranks (rank.c): made by the first air.rank (under the lock); the dispatch's
    * holder of every rank's argument copies and the bindings' data pointers. */

@@ -15,6 +15,7 @@
 
 #include "hal/cpu/interp/channel.h"
 #include "hal/cpu/interp/codec.h"
+#include "hal/cpu/interp/flat.h"
 #include "hal/cpu/interp/loop.h"
 #include "hal/cpu/interp/rank.h"
 #include "hal/cpu/interp/memref.h"
@@ -45,12 +46,19 @@ static air_status_t tables_of(ix_run_t* r) {
   return ix_tables_build(&r->tab, &r->alloc, r->p);
 }
 
+/* Whether runs of `d` may use its prep's memory: never mix allocators, or a
+ * block would be freed with the wrong one. */
+static bool same_alloc(const air_interp_desc_t* d) {
+  const air_interp_prep_t* pr = d->prep;
+  const air_allocator_t* a = &d->allocator;
+  return pr && a->self == pr->alloc.self && a->alloc == pr->alloc.alloc &&
+         a->free == pr->alloc.free && a->realloc == pr->alloc.realloc;
+}
+
 /* A run object with its mutexes initialised: a kept one, else a new one. */
 static ix_run_t* run_get(const air_interp_desc_t* d) {
-  air_interp_prep_t* pr = (air_interp_prep_t*)d->prep;
+  air_interp_prep_t* pr = same_alloc(d) ? (air_interp_prep_t*)d->prep : NULL;
   const air_allocator_t* a = &d->allocator;
-  if (pr && (a->self != pr->alloc.self || a->alloc != pr->alloc.alloc || a->free != pr->alloc.free))
-    pr = NULL; /* never mix allocators: the run would be freed with the wrong one */
   ix_run_t* r = pr ? ix_prep_take_run(pr) : NULL;
   if (!r && !(r = ix_run_new(a))) return NULL;
   r->next_free = NULL;
@@ -115,6 +123,7 @@ static const ix_hooks_t k_hooks = {
     .strand_task = ix_strand_task,
     .stalled = ix_stalled,
     .ended = run_end,
+    .run_inline = ix_strand_run_inline,
 };
 
 static air_status_t bind_args(ix_run_t* r, const air_interp_desc_t* d, ix_env_t* env) {
@@ -192,10 +201,12 @@ static air_status_t start(ix_run_t* r, const air_interp_desc_t* d) {
   return NULL;
 }
 
-/* The inline path: an entry body that cannot park (binfo pure), run to its end
- * on the caller's worker by one strand on the stack, with no root token, channel
- * space, watchdog or trace (those cases take the pool path). A schedule changes
- * nothing for such a body unless it places transients. */
+/* The inline path: an entry body that cannot park (binfo pure, or flat with
+ * its launches able to run flat: flat.h), run to its end on the caller's worker
+ * by one strand on the stack, with no root token, channel space, watchdog or
+ * trace (those cases take the pool path). A schedule changes nothing for such a
+ * body unless it places transients: any order it picks for a flat nest's
+ * instances is one the flat path may take too. */
 static const ix_binfo_t* inline_body(const air_interp_desc_t* d) {
   const air_interp_plan_t* pl = d->plan;
   const air_op_t* e = d->entry;
@@ -204,7 +215,7 @@ static const ix_binfo_t* inline_body(const air_interp_desc_t* d) {
     return NULL;
   if (pl && (pl->entry != e || pl->program != d->program || pl->n_l3)) return NULL;
   const ix_binfo_t* bi = air_ptrmap_get(&d->prep->tab.blocks, e->regions[0]);
-  return bi && bi->pure ? bi : NULL;
+  return bi && (bi->pure || (bi->flat && ix_flat_ready(d))) ? bi : NULL;
 }
 
 air_interp_inline_t air_interp_inline_kind(const air_interp_desc_t* d) {
@@ -249,7 +260,9 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.mem_lock = (pthread_mutex_t)PTHREAD_MUTEX_INITIALIZER;
   r.next_free = NULL;
-  r.cache = NULL;
+  /* The prep's blocks (environments, frames, memref.alloc buffers): a run in
+   * steady state calls no allocator. */
+  r.cache = same_alloc(d) ? d->prep->cache : NULL;
   r.alloc = d->allocator;
   r.p = d->program;
   r.ctx = d->context;
@@ -262,7 +275,14 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.prep = (air_interp_prep_t*)d->prep; /* borrowed: this call outlives the run */
   r.live = r.active = r.abandoned = 0;
   r.parked = NULL;
-  r.fired = NULL; /* no async op runs here, and none in its issuer's strand */
+  /* No async op runs here but a flat launch, segment or herd, done when its
+   * token is made: the always-fired token, on the stack. */
+  ix_tok_t fired;
+  memset(&fired, 0, sizeof fired);
+  atomic_init(&fired.refs, 1);
+  atomic_init(&fired.fired, 1);
+  fired.forever = true;
+  r.fired = &fired;
   atomic_init(&r.failing, 0);
   r.status = NULL;
   r.done_called = false;
@@ -277,6 +297,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.waves = NULL;
   r.code = d->interpret ? NULL : d->code;
   r.reference = d->interpret;
+  r.flat = !bi->pure; /* then bi->flat (inline_body) */
   tables_of(&r);
   const air_block_t* body = d->entry->regions[0];
   ix_frame_t frames[INLINE_FRAMES]; /* enough for most pure bodies; ix_push moves them */
@@ -324,7 +345,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
     if (!d->n_args || !(st = bind_args(&r, d, env))) ix_strand_run_inline(&s);
   }
   while (s.n) ix_pop(&s);
-  if (!s.fixed_frames) air_mem_free(&r.alloc, s.frames);
+  if (!s.fixed_frames) ix_cache_put(r.cache, &r.alloc, s.frames, s.cap * sizeof(ix_frame_t));
   if (env && on_stack && !ix_env_release_at(&r, env) && !st && !r.status)
     r.status = AIR_STATUS(&r.alloc, AIR_STATUS_INTERNAL,
                           "@%s: an inline run left its environment referenced",
@@ -346,6 +367,7 @@ bool air_interp_inline_prepare(const air_interp_desc_t* desc, air_interp_inline_
   if (!bi) return false;
   out->desc = *desc;
   out->body = bi;
+  out->flat = !bi->pure;
   return true;
 }
 

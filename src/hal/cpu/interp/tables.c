@@ -82,7 +82,7 @@ static air_status_t build_op(build_t* b, const air_op_t* op, uint32_t depth, uin
 
 /* Whether op `o` itself can never park: plain compute, memory and control ops
  * (their regions are the caller's to check), not a symmetric allocation, which
- * waits for the other ranks (rank.c). pure_block and serial_block share it. */
+ * waits for the other ranks (rank.c). pure_op and serial_block share it. */
 static bool parkless_op(const air_op_t* o) {
   if (o->kind == AIR_OP_ALLOC && air_ir_attr_get(o, "air.symmetric")) return false;
   switch (air_opkind_class(o->kind)) {
@@ -101,28 +101,73 @@ static bool parkless_op(const air_op_t* o) {
   }
 }
 
-/* A block that can never park: no AIR ops, tokens, calls of bodies or results of
- * air.execute (`guards`: results of air.execute allowed, its only waits then).
- * scf.parallel runs such bodies in sequence; the inline path runs such entry
- * bodies on the caller's worker; an air.execute of such a region may run in its
- * issuer's strand (chain.h). */
+/* An op that can never park, its regions included: no AIR ops, tokens, calls
+ * of bodies or results of air.execute (`guards`: results of air.execute
+ * allowed, its only waits then). */
+static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards);
+
+static bool pure_op(const ix_tables_t* t, const air_op_t* o, bool guards) {
+  if (air_opkind_class(o->kind) == AIR_OPC_CALL) {
+    const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;
+    if (f && f->n_regions) return false;
+  } else if (!parkless_op(o)) {
+    return false;
+  }
+  for (uint32_t i = 0; i < o->n_operands; ++i) {
+    air_vid_t v = o->operands[i];
+    if (v < t->n_values && ((!guards && t->vinfo[v].guard) || t->vinfo[v].kind == IX_K_TOKEN))
+      return false;
+  }
+  for (uint32_t i = 0; i < o->n_results; ++i)
+    if (o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN) return false;
+  for (uint32_t i = 0; i < o->n_regions; ++i)
+    if (o->regions[i] && !pure_block(t, o->regions[i], guards)) return false;
+  return true;
+}
+
+/* A block that can never park (pure_op). scf.parallel runs such bodies in
+ * sequence; the inline path runs such entry bodies on the caller's worker; an
+ * air.execute of such a region may run in its issuer's strand (chain.h). */
 static bool pure_block(const ix_tables_t* t, const air_block_t* b, bool guards) {
+  for (const air_op_t* o = b->first; o; o = o->next)
+    if (!pure_op(t, o, guards)) return false;
+  return true;
+}
+
+/* Tokens a flat block may wait for: those of hierarchy ops, which run flat too
+ * (so they have fired by the time anything later runs). */
+static bool flat_toks(const air_program_t* p, const air_vlist_t* l) {
+  for (uint32_t i = 0; i < l->n; ++i) {
+    const air_op_t* d = air_ir_value(p, l->items[i])->def;
+    if (!d || (d->kind != AIR_OP_LAUNCH && d->kind != AIR_OP_SEGMENT && d->kind != AIR_OP_HERD))
+      return false;
+  }
+  return true;
+}
+
+/* A block that can never park once its hierarchy ops run flat (flat.c): pure
+ * ops, sync air.wait_all on hierarchy tokens, and at `level` 0 (a func body)
+ * air.launch, at 1 (a launch body) air.segment or air.herd, at 2 (a segment
+ * body) air.herd, each with no affinity or concurrency tokens and dependencies
+ * on hierarchy tokens only. A herd's body is left to its compiled unit, which
+ * flat.c requires per run (units never cover channel ops, so no PE of a flat
+ * nest can wait for another). */
+static bool flat_block(const ix_tables_t* t, const air_program_t* p, const air_block_t* b,
+                       int level) {
   for (const air_op_t* o = b->first; o; o = o->next) {
-    if (air_opkind_class(o->kind) == AIR_OPC_CALL) {
-      const air_op_t* f = o->sym ? ix_find_func(t, o->sym) : NULL;
-      if (f && f->n_regions) return false;
-    } else if (!parkless_op(o)) {
+    bool hier = (o->kind == AIR_OP_LAUNCH && level == 0) ||
+                (o->kind == AIR_OP_SEGMENT && level == 1) ||
+                (o->kind == AIR_OP_HERD && level >= 1);
+    if (hier) {
+      if (!o->n_regions || !o->regions[0] || o->toks[AIR_TOK_AFF].n || o->toks[AIR_TOK_CONC].n ||
+          !flat_toks(p, &o->toks[AIR_TOK_DEP]))
+        return false;
+      if (o->kind != AIR_OP_HERD && !flat_block(t, p, o->regions[0], level + 1)) return false;
+    } else if (o->kind == AIR_OP_WAIT_ALL) {
+      if (o->n_results || !flat_toks(p, &o->toks[AIR_TOK_DEP])) return false;
+    } else if (!pure_op(t, o, false)) {
       return false;
     }
-    for (uint32_t i = 0; i < o->n_operands; ++i) {
-      air_vid_t v = o->operands[i];
-      if (v < t->n_values && ((!guards && t->vinfo[v].guard) || t->vinfo[v].kind == IX_K_TOKEN))
-        return false;
-    }
-    for (uint32_t i = 0; i < o->n_results; ++i)
-      if (o->results[i] < t->n_values && t->vinfo[o->results[i]].kind == IX_K_TOKEN) return false;
-    for (uint32_t i = 0; i < o->n_regions; ++i)
-      if (o->regions[i] && !pure_block(t, o->regions[i], guards)) return false;
   }
   return true;
 }
@@ -346,8 +391,10 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
     if (owner && owner->kind == AIR_OP_REDUCE) t->binfos[i].join = join_block(t->binfos[i].block);
     if (owner && owner->kind == AIR_OP_EXECUTE)
       t->binfos[i].calm = t->binfos[i].pure || pure_block(t, t->binfos[i].block, true);
-    if (owner && owner->kind == AIR_OP_FUNC)
+    if (owner && owner->kind == AIR_OP_FUNC) {
       t->binfos[i].straight = straight_block(t->binfos[i].block);
+      t->binfos[i].flat = !t->binfos[i].pure && flat_block(t, p, t->binfos[i].block, 0);
+    }
   }
   st = build_chans(&b);
   /* Each put/get's channel is in its op record: resolved with one hash probe,
@@ -421,6 +468,7 @@ air_status_t air_interp_prepare(const air_allocator_t* a, const air_program_t* p
   atomic_init(&pr->refs, 1);
   pr->alloc = *a;
   pr->p = p;
+  pr->cache = ix_cache_new(a);
   pthread_mutex_init(&pr->free_mu, NULL);
   *out = pr;
   return NULL;
@@ -435,6 +483,7 @@ void air_interp_prep_release(air_interp_prep_t* pr) {
     ix_run_destroy(r, a);
   }
   ix_tables_free(&pr->tab, &a);
+  ix_cache_free(pr->cache, &a);
   pthread_mutex_destroy(&pr->free_mu);
   air_mem_free(&a, pr);
 }

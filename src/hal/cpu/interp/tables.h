@@ -31,6 +31,13 @@ struct air_interp_prep_t {
   air_allocator_t alloc;
   const air_program_t* p;
   ix_tables_t tab;
+  /* The block cache of inline runs (start.c; NULL: out of memory, they use the
+   * allocator), shared by however many run at once. */
+  ix_cache_t* cache;
+  /* How long a flat herd's helper took to start after it was submitted (flat.c),
+   * running averages in ns for workers that were awake [0] and all asleep [1]
+   * (0: not yet measured). */
+  _Atomic int64_t wake_ns[2];
   /* Finished runs kept for the next ones (their mutexes stay initialised). */
   pthread_mutex_t free_mu;
   ix_run_t* free_runs;

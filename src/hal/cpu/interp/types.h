@@ -24,6 +24,7 @@
 #ifndef AIR_HAL_CPU_INTERP_TYPES_H_
 #define AIR_HAL_CPU_INTERP_TYPES_H_
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -57,6 +58,8 @@ typedef struct ix_binfo_t {
   uint32_t n_slots, n_views, depth;
   uint8_t pure;     /* cannot park: scf.parallel may run it in sequence, a run inline */
   uint8_t straight; /* (func bodies) no regions, calls, linalg or copies */
+  /* (func bodies, not pure) cannot park once its launches run flat (flat.h). */
+  uint8_t flat;
   /* (air.execute regions) parks only on its operands' air.execute results
    * (guards), which loop.c can wait for before the region starts (chain.h). */
   uint8_t calm;
@@ -67,6 +70,12 @@ typedef struct ix_binfo_t {
   /* (scf.reduce regions) only joins its two tokens (tables.c join_block). */
   uint8_t join;
   uint8_t* kinds;   /* per slot */
+  /* (herd bodies) what one PE took when the body last ran flat (flat.c), a
+   * running average in ns (0: not yet): the one field runs write, a statistic. */
+  _Atomic int64_t pe_ns;
+  /* (herd bodies) flat.c want_help's probes: runs since the last helped one,
+   * and how many it lets pass before the next probe (0: the minimum). */
+  _Atomic uint32_t skips, probe_every;
 } ix_binfo_t;
 
 /* A processing element of a herd: what kernels and traces are told. */

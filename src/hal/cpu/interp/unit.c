@@ -186,6 +186,12 @@ int ix_unit_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_cg_
   return rc;
 }
 
+int ix_unit_pe(ix_strand_t* s, ix_env_t* e, const air_op_t* herd, const air_cg_unit_t* u) {
+  int rc = unit_call(s, e, herd, u);
+  if (rc != IX_CONT && s->pe) ix_pe_name(s->pe);
+  return rc;
+}
+
 int ix_unit_body(ix_strand_t* s, ix_frame_t* f) {
   const air_cg_unit_t* u = ix_unit_of(s->run, f->owner);
   int rc = u ? unit_call(s, f->env, f->owner, u) : IX_UNIT_FALLBACK;

@@ -24,4 +24,8 @@ int ix_unit_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const air_cg_
  * IX_FAILED, or IX_UNIT_FALLBACK before any side effect (interpret the body). */
 int ix_unit_body(ix_strand_t* s, ix_frame_t* f);
 
+/* Runs herd body unit `u` of `herd` for the PE of body env `e` (s->pe) with no
+ * frame (flat.c): IX_CONT, IX_FAILED, or IX_UNIT_FALLBACK before any side effect. */
+int ix_unit_pe(ix_strand_t* s, ix_env_t* e, const air_op_t* herd, const air_cg_unit_t* u);
+
 #endif /* AIR_HAL_CPU_INTERP_UNIT_H_ */

@@ -45,10 +45,17 @@ typedef struct ix_hooks_t {
   void (*run_inline)(struct ix_strand_t* s);
 } ix_hooks_t;
 
+/* Layout (issue 14, session 7): the run lock, the memory lock and the counts
+ * written under the run lock each sit between padding of a cache line, so the
+ * fields every op reads (the cache, the pool, the program's tables, `failing`)
+ * never share a line that a park, a wake or a memref.alloc on the other core
+ * has just written. Padding, not alignment: a run comes from the allocator. */
 struct ix_run_t {
   /* Kept initialised while a run waits in its prep's free list. */
   pthread_mutex_t lock;
+  char pad_lock[64];
   pthread_mutex_t mem_lock;
+  char pad_mem[64];
   struct ix_run_t* next_free;
   /* Blocks the run takes and gives back (cache.h), kept with the run between
    * runs; a run on the stack borrows its prep's (NULL: none). */
@@ -66,21 +73,26 @@ struct ix_run_t {
   const ix_hooks_t* hooks;
 
   air_interp_prep_t* prep; /* a reference; NULL: the tables below are the run's own */
-  uint32_t live, active, abandoned;  /* strands (under the lock) */
-  struct ix_waiter_t* parked;        /* every parked strand (under the lock) */
   /* The always-fired token of ops run in their issuer's strand (sync.h
    * ix_tok_forever; NULL: none, such ops get tokens of their own). */
   struct ix_tok_t* fired;
-  _Atomic int failing;
+  _Atomic int failing;     /* read by every waiting op; written once */
+
+  char pad_counts[64];
+  uint32_t live, active, abandoned;  /* strands (under the lock) */
+  struct ix_waiter_t* parked;        /* every parked strand (under the lock) */
   air_status_t status;
   bool done_called;
+  char pad_counts_end[64];
 
   ix_tables_t tab;
   struct ix_space_t* spaces;     /* every channel space made (under the lock) */
   struct ix_space_t* root_space;
 
+  char pad_allocs[64];
   air_ptrmap_t allocs;     /* memref.alloc data -> raw allocation (under mem_lock) */
   air_ptrmap_t globals;    /* memref.global op -> its raw buffer (under mem_lock) */
+  char pad_allocs_end[64];
 
   struct ix_watched_t* watched; /* per pool worker, when there is a watchdog */
   uint32_t n_watched;

@@ -31,6 +31,7 @@
 #include "air_bench_blas.h"
 #include "air_bench_prog.h"
 #include "air_bench_util.h"
+#include "runtime/base/bf16.h"
 #include "tool_util.h"
 
 #ifndef AIR_SAMPLES_DIR
@@ -113,19 +114,6 @@ static const char k_tiled[] =
     "  }\n"
     "}\n";
 
-static uint16_t f2bf(float f) { /* round to nearest even; inputs here are finite */
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-static float bf2f(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
 typedef struct mm_case_t {
   char name[32];
   const char* program; /* "tiled", "4x4" */
@@ -158,9 +146,9 @@ static int data_make(mm_data_t* d, int n, int bf16) {
     float x = (float)((double)(s >> 11) / 9007199254740992.0 - 0.5);
     float* dst = i < nn ? d->a : d->b;
     if (bf16) {
-      uint16_t h = f2bf(x);
+      uint16_t h = air_bf16_from_f32(x);
       (i < nn ? d->ha : d->hb)[i % nn] = h;
-      x = bf2f(h);
+      x = air_bf16_to_f32(h);
     }
     dst[i % nn] = x;
   }

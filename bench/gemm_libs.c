@@ -39,6 +39,7 @@
 
 #include "air_bench_blas.h"
 #include "air_bench_util.h"
+#include "runtime/base/bf16.h"
 
 /* OpenBLAS through dlopen (air_bench_blas.h). */
 typedef ab_blas_t ob_t;
@@ -52,19 +53,6 @@ static uint64_t rnd(void) {
   return z ^ (z >> 31);
 }
 static float rndf(void) { return (float)((double)(rnd() >> 11) / 9007199254740992.0 - 0.5); }
-
-static uint16_t f2bf(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-static float bf2f(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
 
 /* A strided 2-d operand: element (i, j) at p[i*rs + j*cs]. */
 typedef struct mat_t {
@@ -182,8 +170,8 @@ static void bf16_convert(call_t* c) {
   float *fa = c->pa, *fb = c->pb;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      fa[i * n + j] = bf2f(AT(uint16_t, c->a, i, j));
-      fb[i * n + j] = bf2f(AT(uint16_t, c->b, i, j));
+      fa[i * n + j] = air_bf16_to_f32(AT(uint16_t, c->a, i, j));
+      fb[i * n + j] = air_bf16_to_f32(AT(uint16_t, c->b, i, j));
     }
 }
 static void bf16_openblas(void* v) {
@@ -276,9 +264,10 @@ static void i8_xsmm(void* v) {
 static void ref_float(int kind, int n, const mat_t* a, const mat_t* b, double* cref) {
   for (int i = 0; i < n; ++i)
     for (int k = 0; k < n; ++k) {
-      double x = kind ? bf2f(AT(uint16_t, *a, i, k)) : AT(float, *a, i, k);
+      double x = kind ? air_bf16_to_f32(AT(uint16_t, *a, i, k)) : AT(float, *a, i, k);
       for (int j = 0; j < n; ++j)
-        cref[i * n + j] += x * (kind ? bf2f(AT(uint16_t, *b, k, j)) : AT(float, *b, k, j));
+        cref[i * n + j] +=
+            x * (kind ? air_bf16_to_f32(AT(uint16_t, *b, k, j)) : AT(float, *b, k, j));
     }
 }
 
@@ -381,8 +370,8 @@ static int run_tile_bf16(const ab_opts_t* o, ob_t* ob) {
   double* cref = malloc(128 * 128 * sizeof(double));
   int ok = A && B && C && pa && pb && cref;
   for (int i = 0; ok && i < 128 * 128; ++i) {
-    A[i] = f2bf(rndf());
-    B[i] = f2bf(rndf());
+    A[i] = air_bf16_from_f32(rndf());
+    B[i] = air_bf16_from_f32(rndf());
   }
   for (int si = 0; ok && si < ns_sz; ++si) {
     int n = sizes[si];

@@ -26,113 +26,17 @@
 #include <cmocka.h>
 
 #include "support/exec.h"
+#include "support/pingpong.h"
 #include "support/programs.h"
 #include "support/status.h"
 
-static air_arg_t index_arg(int64_t v) {
-  air_arg_t a = {0};
-  a.kind = AIR_ARG_INT;
-  a.elem = AIR_ELEM_INDEX;
-  a.i = v;
-  return a;
-}
-
-/* `text` with every @DEPTH@ replaced by `depth` (a fixed-size buffer: the
- * programs here are small). */
-static void with_depth(char* out, size_t cap, const char* text, const char* depth) {
-  size_t n = 0;
-  for (const char* t = text; *t && n + 8 < cap;) {
-    if (!strncmp(t, "@DEPTH@", 7)) {
-      n += (size_t)snprintf(out + n, cap - n, "%s", depth);
-      t += 7;
-    } else {
-      out[n++] = *t++;
-    }
-  }
-  out[n] = 0;
-}
-
 /*---------------------------------------------------------------------------*/
 
-/* Round i: @a puts in[i] on @ping and gets @pong into oa[i]; @b gets @ping into
- * ob[i] and puts it back. Before its op, each side spins (i * 37 mod 11) * %w
- * (a) or (i * 53 mod 13) * %w (b) loop iterations. */
-static const char k_pingpong[] =
-    "air.channel @ping [1]\n"
-    "air.channel @pong [1]\n"
-    "func.func @pp(%in: memref<256xi32>, %oa: memref<256xi32>, %ob: memref<256xi32>, "
-    "%w: index) {\n"
-    "  %c1 = arith.constant 1 : index\n"
-    "  air.launch (%l) in (%nl=%c1) args(%li=%in, %la=%oa, %lb=%ob, %lw=%w) : memref<256xi32>, "
-    "memref<256xi32>, memref<256xi32>, index {\n"
-    "    air.segment @s args(%si=%li, %sa=%la, %sb=%lb, %sw=%lw) : memref<256xi32>, "
-    "memref<256xi32>, memref<256xi32>, index {\n"
-    "      %c1s = arith.constant 1 : index\n"
-    "      %co = air.token.alloc : !air.token\n"
-    "      %ha = air.herd @a async tile (%x) in (%sx=%c1s) args(%hi=%si, %ho=%sa, %hw=%sw) : "
-    "memref<256xi32>, memref<256xi32>, index [concurrency = [%co]] {\n"
-    "        %c0 = arith.constant 0 : index\n"
-    "        %one = arith.constant 1 : index\n"
-    "        %n = arith.constant 256 : index\n"
-    "        %k = arith.constant 37 : index\n"
-    "        %m = arith.constant 11 : index\n"
-    "        scf.for %i = %c0 to %n step %one {\n"
-    "          %ik = arith.muli %i, %k : index\n"
-    "          %r = arith.remui %ik, %m : index\n"
-    "          %spin = arith.muli %r, %hw : index\n"
-    "          scf.for %j = %c0 to %spin step %one {\n"
-    "            %z = arith.addi %j, %one : index\n"
-    "          }\n"
-    "          air.channel.put @ping[%c0] (%hi[%i] [%one] [%one]) : (memref<256xi32>)\n"
-    "          air.channel.get @pong[%c0] (%ho[%i] [%one] [%one]) : (memref<256xi32>)\n"
-    "        }\n"
-    "      }\n"
-    "      %hb = air.herd @b async tile (%x) in (%sx=%c1s) args(%ho=%sb, %hw=%sw) : "
-    "memref<256xi32>, index [concurrency = [%co]] {\n"
-    "        %c0 = arith.constant 0 : index\n"
-    "        %one = arith.constant 1 : index\n"
-    "        %n = arith.constant 256 : index\n"
-    "        %k = arith.constant 53 : index\n"
-    "        %m = arith.constant 13 : index\n"
-    "        scf.for %i = %c0 to %n step %one {\n"
-    "          %ik = arith.muli %i, %k : index\n"
-    "          %r = arith.remui %ik, %m : index\n"
-    "          %spin = arith.muli %r, %hw : index\n"
-    "          scf.for %j = %c0 to %spin step %one {\n"
-    "            %z = arith.addi %j, %one : index\n"
-    "          }\n"
-    "          air.channel.get @ping[%c0] (%ho[%i] [%one] [%one]) : (memref<256xi32>)\n"
-    "          air.channel.put @pong[%c0] (%ho[%i] [%one] [%one]) : (memref<256xi32>)\n"
-    "        }\n"
-    "      }\n"
-    "      air.wait_all [%ha, %hb]\n"
-    "    }\n"
-    "  }\n"
-    "  return\n"
-    "}\n";
-
+/* A depth-1 ping-pong of single elements (support/pingpong.h), 256 rounds: with
+ * nothing between ops waits end in the spin; with more, they outlast it and
+ * park. */
 static void test_pingpong_spin_and_park(void** state) {
-  test_exec_t* x = *state;
-  air_pool_t* one = NULL;
-  air_program_t* p = test_load_text(x->ctx, "pp.mlir", k_pingpong);
-  int32_t in[256], oa[256], ob[256];
-  for (int i = 0; i < 256; ++i) in[i] = i * 7919 + 13;
-  /* 0: nothing between ops (waits end in the spin); larger: waits that
-   * outlast the spin and park. */
-  static const int64_t k_work[] = {0, 3, 40, 400};
-  for (int k = 0; k < 2; ++k)
-    for (size_t w = 0; w < sizeof k_work / sizeof *k_work; ++w)
-      for (int rep = 0; rep < 3; ++rep) {
-        memset(oa, 0, sizeof oa), memset(ob, 0, sizeof ob);
-        air_arg_t args[4] = {test_mref(in, AIR_ELEM_I32, 1, (int64_t)256),
-                             test_mref(oa, AIR_ELEM_I32, 1, (int64_t)256),
-                             test_mref(ob, AIR_ELEM_I32, 1, (int64_t)256), index_arg(k_work[w])};
-        test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "pp", args, 4));
-        assert_memory_equal(oa, in, sizeof in);
-        assert_memory_equal(ob, in, sizeof in);
-      }
-  if (one) air_pool_destroy(one);
-  air_program_destroy(p);
+  test_pingpong_check(*state, &(test_pingpong_t){.depth = 0, .rows = 1, .cols = 256}, 3);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -181,7 +85,9 @@ static void test_fan_in(void** state) {
   air_pool_t* one = NULL;
   for (int d = 1; d <= 2; ++d) { /* depth 1 and 2 */
     char text[sizeof k_fan_in + 16];
-    with_depth(text, sizeof text, k_fan_in, d == 1 ? "1" : "2");
+    static const char* const k_key[] = {"@DEPTH@"};
+    const char* val[] = {d == 1 ? "1" : "2"};
+    test_text_subst(text, sizeof text, k_fan_in, k_key, val, 1);
     air_program_t* p = test_load_text(x->ctx, "fan.mlir", text);
     for (int k = 0; k < 2; ++k)
       for (int rep = 0; rep < 10; ++rep) {
@@ -206,99 +112,12 @@ static void test_fan_in(void** state) {
 /*---------------------------------------------------------------------------*/
 
 /* Straight into a waiting get (channel.c: a get whose transfer is next offers
- * its destination while it spins, and the put copies into it). Round i of 64:
- * @a puts in[4i .. 4i+3] on @ping and gets @pong into column i of %oa (a 4x64
- * row-major matrix: elements i, i+64, i+128, i+192, a strided destination);
- * @b gets @ping into column i of %ob and puts that column back (a strided
- * source). Each side first works (i * 37 mod 11) * %w loop iterations, so a get
- * is found waiting, or not, or parked. Both outputs must hold exactly in[4i + r]
- * at row r, column i: a copy that ignored the stride, went to the wrong get or
- * came out of order shows. @DEPTH@ is 1 or 2. */
-static const char k_strided[] =
-    "air.channel @ping [1] {depth = @DEPTH@}\n"
-    "air.channel @pong [1] {depth = @DEPTH@}\n"
-    "func.func @sp(%in: memref<256xi32>, %oa: memref<256xi32>, %ob: memref<256xi32>, "
-    "%w: index) {\n"
-    "  %c1 = arith.constant 1 : index\n"
-    "  air.launch (%l) in (%nl=%c1) args(%li=%in, %la=%oa, %lb=%ob, %lw=%w) : memref<256xi32>, "
-    "memref<256xi32>, memref<256xi32>, index {\n"
-    "    air.segment @s args(%si=%li, %sa=%la, %sb=%lb, %sw=%lw) : memref<256xi32>, "
-    "memref<256xi32>, memref<256xi32>, index {\n"
-    "      %c1s = arith.constant 1 : index\n"
-    "      %co = air.token.alloc : !air.token\n"
-    "      %ha = air.herd @a async tile (%x) in (%sx=%c1s) args(%hi=%si, %ho=%sa, %hw=%sw) : "
-    "memref<256xi32>, memref<256xi32>, index [concurrency = [%co]] {\n"
-    "        %c0 = arith.constant 0 : index\n"
-    "        %one = arith.constant 1 : index\n"
-    "        %four = arith.constant 4 : index\n"
-    "        %n = arith.constant 64 : index\n"
-    "        %k = arith.constant 37 : index\n"
-    "        %m = arith.constant 11 : index\n"
-    "        scf.for %i = %c0 to %n step %one {\n"
-    "          %ik = arith.muli %i, %k : index\n"
-    "          %r = arith.remui %ik, %m : index\n"
-    "          %spin = arith.muli %r, %hw : index\n"
-    "          scf.for %j = %c0 to %spin step %one {\n"
-    "            %z = arith.addi %j, %one : index\n"
-    "          }\n"
-    "          %off = arith.muli %i, %four : index\n"
-    "          air.channel.put @ping[%c0] (%hi[%off] [%four] [%one]) : (memref<256xi32>)\n"
-    "          air.channel.get @pong[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
-    "        }\n"
-    "      }\n"
-    "      %hb = air.herd @b async tile (%x) in (%sx=%c1s) args(%ho=%sb, %hw=%sw) : "
-    "memref<256xi32>, index [concurrency = [%co]] {\n"
-    "        %c0 = arith.constant 0 : index\n"
-    "        %one = arith.constant 1 : index\n"
-    "        %four = arith.constant 4 : index\n"
-    "        %n = arith.constant 64 : index\n"
-    "        %k = arith.constant 53 : index\n"
-    "        %m = arith.constant 13 : index\n"
-    "        scf.for %i = %c0 to %n step %one {\n"
-    "          %ik = arith.muli %i, %k : index\n"
-    "          %r = arith.remui %ik, %m : index\n"
-    "          %spin = arith.muli %r, %hw : index\n"
-    "          scf.for %j = %c0 to %spin step %one {\n"
-    "            %z = arith.addi %j, %one : index\n"
-    "          }\n"
-    "          air.channel.get @ping[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
-    "          air.channel.put @pong[%c0] (%ho[%i] [%four] [%n]) : (memref<256xi32>)\n"
-    "        }\n"
-    "      }\n"
-    "      air.wait_all [%ha, %hb]\n"
-    "    }\n"
-    "  }\n"
-    "  return\n"
-    "}\n";
-
+ * its destination while it spins, and the put copies into it): the ping-pong of
+ * support/pingpong.h with 4 elements a round, 64 rounds, so the gets' and @b's
+ * puts' columns are strided; depth 1 and 2. */
 static void test_straight_into_get_strided(void** state) {
-  test_exec_t* x = *state;
-  air_pool_t* one = NULL;
-  static const char* const k_depths[] = {"1", "2"};
-  static const int64_t k_work[] = {0, 3, 40, 400};
-  int32_t in[256], oa[256], ob[256], want[256];
-  for (int i = 0; i < 256; ++i) in[i] = i * 7919 + 13;
-  for (int r = 0; r < 4; ++r)
-    for (int i = 0; i < 64; ++i) want[r * 64 + i] = in[4 * i + r];
-  for (size_t d = 0; d < 2; ++d) {
-    char text[sizeof k_strided + 16];
-    with_depth(text, sizeof text, k_strided, k_depths[d]);
-    air_program_t* p = test_load_text(x->ctx, "strided.mlir", text);
-    for (int k = 0; k < 2; ++k)
-      for (size_t w = 0; w < sizeof k_work / sizeof *k_work; ++w)
-        for (int rep = 0; rep < 3; ++rep) {
-          memset(oa, 0, sizeof oa), memset(ob, 0, sizeof ob);
-          air_arg_t args[4] = {test_mref(in, AIR_ELEM_I32, 1, (int64_t)256),
-                               test_mref(oa, AIR_ELEM_I32, 1, (int64_t)256),
-                               test_mref(ob, AIR_ELEM_I32, 1, (int64_t)256),
-                               index_arg(k_work[w])};
-          test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "sp", args, 4));
-          assert_memory_equal(ob, want, sizeof want);
-          assert_memory_equal(oa, want, sizeof want);
-        }
-    air_program_destroy(p);
-  }
-  if (one) air_pool_destroy(one);
+  for (int d = 1; d <= 2; ++d)
+    test_pingpong_check(*state, &(test_pingpong_t){.depth = d, .rows = 4, .cols = 64}, 3);
 }
 
 /*---------------------------------------------------------------------------*/
@@ -323,7 +142,7 @@ static void test_full_lane_report(void** state) {
   for (int k = 0; k < 2; ++k)
     for (int rep = 0; rep < 3; ++rep) {
       int32_t a[4] = {1, 2, 3, 4};
-      air_arg_t args[2] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)4), index_arg(3)};
+      air_arg_t args[2] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)4), test_index(3)};
       air_status_t st = test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "full", args, 2);
       assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
       test_expect_in(air_status_message(st), "%s",
@@ -373,7 +192,7 @@ static void test_empty_lane_report(void** state) {
     for (int rep = 0; rep < 3; ++rep) {
       int32_t a[4] = {1, 2, 3, 4}, b[4] = {0, 0, 0, 0};
       air_arg_t args[3] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)4),
-                           test_mref(b, AIR_ELEM_I32, 1, (int64_t)4), index_arg(2)};
+                           test_mref(b, AIR_ELEM_I32, 1, (int64_t)4), test_index(2)};
       air_status_t st = test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "empty", args, 3);
       assert_int_equal(air_status_code(st), AIR_STATUS_ABORTED);
       test_expect_in(air_status_message(st), "%s",
@@ -459,7 +278,7 @@ static void test_channel_resolved_once(void** state) {
           for (int prepared = 0; prepared < 2; ++prepared) {
             int32_t a[3] = {11 + rep, 22 + (int32_t)at, 33 + i}, o[3] = {0, 0, 0};
             air_arg_t args[3] = {test_mref(a, AIR_ELEM_I32, 1, (int64_t)3),
-                                 test_mref(o, AIR_ELEM_I32, 1, (int64_t)3), index_arg(at)};
+                                 test_mref(o, AIR_ELEM_I32, 1, (int64_t)3), test_index(at)};
             air_interp_desc_t d = test_exec_desc(x, p[i], test_find_func(p[i], "route"), args, 3);
             d.pool = test_exec_pool_of(x, k, &one);
             d.prep = prepared ? prep[i] : NULL;

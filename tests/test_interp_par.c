@@ -36,6 +36,31 @@
   "          scf.reduce.return %w : !air.token\n"                \
   "        }\n"
 
+/* Instance %i of a ring of %sn (ring and ring2 share it): gets @c[i] into the
+ * L2 buffer's slice i, puts src's slice i into @c[(i+1) mod n], and reduces the
+ * pair's token. */
+#define RING_INSTANCE                                                          \
+  "        %o = arith.muli %i, %c4 : index\n"                                  \
+  "        %i1 = arith.addi %i, %one : index\n"                                \
+  "        %j = arith.remui %i1, %sn : index\n"                                \
+  "        %g = air.channel.get async [%t0] @c[%i] (%buf[%o] [%c4] [%one]) : "  \
+  "(memref<32xi32, 1>)\n"                                                     \
+  "        %p = air.channel.put async [%t0] @c[%j] (%ss[%o] [%c4] [%one]) : "   \
+  "(memref<32xi32>)\n"                                                        \
+  "        %both = air.wait_all async [%g, %p]\n"                              \
+  REDUCE("%both")
+
+/* Once the reduced token %r fires, the buffer's first %len elements go to %out. */
+#define RING_TAIL                                                              \
+  "      air.wait_all [%r]\n"                                                  \
+  "      air.dma_memcpy_nd (%so[%c0] [%len] [%one], %buf[%c0] [%len] [%one]) : " \
+  "(memref<32xi32>, memref<32xi32, 1>)\n"                                     \
+  "      memref.dealloc %buf : memref<32xi32, 1>\n"                            \
+  "    }\n"                                                                    \
+  "  }\n"                                                                      \
+  "  return\n"                                                                 \
+  "}\n"
+
 /* %n instances (1..8) of 4 values each: instance i gets @c[i] into the L2
  * buffer's slice i, then puts src's slice i into @c[(i+1) mod n]; once the
  * reduced token fires the buffer goes to %out: out[((i+1) mod n)*4 + e] =
@@ -55,24 +80,9 @@ static const char k_ring[] =
     "      %buf = memref.alloc() : memref<32xi32, 1>\n"
     "      %t0 = air.wait_all async\n"
     "      %r = scf.parallel (%i) = (%c0) to (%sn) step (%one) init (%t0) -> !air.token {\n"
-    "        %o = arith.muli %i, %c4 : index\n"
-    "        %i1 = arith.addi %i, %one : index\n"
-    "        %j = arith.remui %i1, %sn : index\n"
-    "        %g = air.channel.get async [%t0] @c[%i] (%buf[%o] [%c4] [%one]) : "
-    "(memref<32xi32, 1>)\n"
-    "        %p = air.channel.put async [%t0] @c[%j] (%ss[%o] [%c4] [%one]) : "
-    "(memref<32xi32>)\n"
-    "        %both = air.wait_all async [%g, %p]\n"
-    REDUCE("%both")
+    RING_INSTANCE
     "      }\n"
-    "      air.wait_all [%r]\n"
-    "      air.dma_memcpy_nd (%so[%c0] [%len] [%one], %buf[%c0] [%len] [%one]) : "
-    "(memref<32xi32>, memref<32xi32, 1>)\n"
-    "      memref.dealloc %buf : memref<32xi32, 1>\n"
-    "    }\n"
-    "  }\n"
-    "  return\n"
-    "}\n";
+    RING_TAIL;
 
 /* The same ring of 2 * %h instances as an scf.parallel of 2 nested in one of
  * %h, both run in sequence: instance (a, b) is i = 2b + a. */
@@ -96,26 +106,11 @@ static const char k_ring2[] =
     "        %b2 = arith.muli %b, %c2 : index\n"
     "        %ri = scf.parallel (%a) = (%c0) to (%c2) step (%one) init (%t0) -> !air.token {\n"
     "          %i = arith.addi %b2, %a : index\n"
-    "          %o = arith.muli %i, %c4 : index\n"
-    "          %i1 = arith.addi %i, %one : index\n"
-    "          %j = arith.remui %i1, %sn : index\n"
-    "          %g = air.channel.get async [%t0] @c[%i] (%buf[%o] [%c4] [%one]) : "
-    "(memref<32xi32, 1>)\n"
-    "          %p = air.channel.put async [%t0] @c[%j] (%ss[%o] [%c4] [%one]) : "
-    "(memref<32xi32>)\n"
-    "          %both = air.wait_all async [%g, %p]\n"
-    REDUCE("%both")
+    RING_INSTANCE
     "        }\n"
     REDUCE("%ri")
     "      }\n"
-    "      air.wait_all [%r]\n"
-    "      air.dma_memcpy_nd (%so[%c0] [%len] [%one], %buf[%c0] [%len] [%one]) : "
-    "(memref<32xi32>, memref<32xi32, 1>)\n"
-    "      memref.dealloc %buf : memref<32xi32, 1>\n"
-    "    }\n"
-    "  }\n"
-    "  return\n"
-    "}\n";
+    RING_TAIL;
 
 static void test_ring_needs_the_release(void** state) {
   test_exec_t* x = *state;

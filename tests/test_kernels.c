@@ -17,6 +17,7 @@
 
 #include "hal/cpu/kernels/gemm.h"
 #include "hal/cpu/kernels/xform.h"
+#include "runtime/base/bf16.h"
 
 static uint64_t g_s = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void) {
@@ -95,19 +96,6 @@ static void test_sgemm_special_values(void** state) {
   check_sgemm(64, 100, 40, sp, 9);
 }
 
-static uint16_t f2bf(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-static float bf2f(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
 static void test_bgemm(void** state) {
   (void)state;
   static const int64_t shapes[][3] = {{32, 32, 32}, {64, 64, 64}, {5, 40, 9}, {33, 96, 70}, {128, 128, 128}};
@@ -121,8 +109,8 @@ static void test_bgemm(void** state) {
     float *C0 = malloc(4 * (size_t)(M * ldc)), *C1 = malloc(4 * (size_t)(M * ldc)),
           *C2 = malloc(4 * (size_t)(M * ldc));
     assert_true(A && B && fa && fb && C0 && C1 && C2);
-    for (int64_t i = 0; i < M * lda; ++i) fa[i] = bf2f(A[i] = f2bf(rndf()));
-    for (int64_t i = 0; i < K * ldb; ++i) fb[i] = bf2f(B[i] = f2bf(rndf()));
+    for (int64_t i = 0; i < M * lda; ++i) fa[i] = air_bf16_to_f32(A[i] = air_bf16_from_f32(rndf()));
+    for (int64_t i = 0; i < K * ldb; ++i) fb[i] = air_bf16_to_f32(B[i] = air_bf16_from_f32(rndf()));
     for (int64_t i = 0; i < M * ldc; ++i) C0[i] = C1[i] = C2[i] = rndf();
     air_kern_mat_t a = {A, lda}, b = {B, ldb};
     assert_true(air_kern_bgemm(M, N, K, a, b, (air_kern_mat_t){C0, ldc}, AIR_KERN_AUTO, &al));

@@ -43,6 +43,26 @@ static void decode(const air_schedule_t* sc, air_txn_view_t* v) {
                              sc->n_npu_insts, "t", v));
 }
 
+/* A program compiled for npu1 and its decoded stream, freed by stream_close
+ * (`text` stays the caller's). */
+typedef struct stream_t {
+  air_program_t* p;
+  air_schedule_t* sc;
+  air_txn_view_t v;
+} stream_t;
+
+static const air_txn_view_t* stream_open(stream_t* s, air_context_t* ctx, const char* text) {
+  s->sc = compile(ctx, text, "npu1", &s->p);
+  decode(s->sc, &s->v);
+  return &s->v;
+}
+
+static void stream_close(stream_t* s) {
+  air_txn_view_free(&s->sc->allocator, &s->v);
+  air_schedule_free(s->sc);
+  air_program_destroy(s->p);
+}
+
 /* A launch of `launch` instances; its body is `body` (uses %a, %b: memref<1024xi32>). */
 static char* program(const char* launch, const char* body) {
   static const char k_fmt[] =
@@ -148,23 +168,19 @@ static void test_channel_allocation(void** state) {
   strcat(body, "      %g = air.channel.get async @c0[] (%b[] [] []) : (memref<1024xi32>)\n");
   char* text = program("1", body);
   /* Channel balance is not the point here: compile only (no verify). */
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t pushes[8], np = 0;
-  for (uint32_t i = 0; i < v.n_ops; ++i)
-    if (v.ops[i].opcode == AIR_TXN_WRITE) pushes[np++] = (uint32_t)v.ops[i].addr;
+  for (uint32_t i = 0; i < v->n_ops; ++i)
+    if (v->ops[i].opcode == AIR_TXN_WRITE) pushes[np++] = (uint32_t)v->ops[i].addr;
   assert_int_equal(np, 6);
   static const uint32_t want[6] = {0x0001D214, 0x0001D21C, 0x0201D214, 0x0201D21C, 0x0401D214,
                                    0x0001D204};
   for (int i = 0; i < 6; ++i) assert_int_equal(pushes[i], want[i]);
   /* Offsets: %a[16] -> 64 bytes, %a[64] -> 256. */
-  assert_int_equal(v.ops[4].arg_plus, 64);
-  assert_int_equal(v.ops[10].arg_plus, 256);
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  assert_int_equal(v->ops[4].arg_plus, 64);
+  assert_int_equal(v->ops[10].arg_plus, 256);
+  stream_close(&s);
   free(text);
 }
 
@@ -181,14 +197,12 @@ static void test_queue_depth_and_bd_reuse(void** state) {
                        "        %p = air.channel.put async [%t] @c0[] (%a[%x, %o] [%c1, %c16] [%c16, %c1]) : (memref<1024xi32>)\n"
                        "        scf.yield %p : !air.token\n"
                        "      }");
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t queued = 0, max_queued = 0, pushes = 0, syncs = 0;
   int last_bd = -1;
-  for (uint32_t i = 0; i < v.n_ops; ++i) {
-    const air_txn_op_t* op = &v.ops[i];
+  for (uint32_t i = 0; i < v->n_ops; ++i) {
+    const air_txn_op_t* op = &v->ops[i];
     if (op->opcode == AIR_TXN_WRITE) {
       ++queued;
       ++pushes;
@@ -208,11 +222,9 @@ static void test_queue_depth_and_bd_reuse(void** state) {
   assert_true(max_queued <= 4);
   /* Instance 1 of the launch starts at row %x = 1: 4096 bytes further. */
   uint32_t patches = 0;
-  for (uint32_t i = 0; i < v.n_ops; ++i)
-    if (v.ops[i].opcode == AIR_TXN_DDR_PATCH && patches++ == 20) assert_int_equal(v.ops[i].arg_plus, 64);
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  for (uint32_t i = 0; i < v->n_ops; ++i)
+    if (v->ops[i].opcode == AIR_TXN_DDR_PATCH && patches++ == 20) assert_int_equal(v->ops[i].arg_plus, 64);
+  stream_close(&s);
   free(text);
 }
 
@@ -237,13 +249,11 @@ static void test_channel_sharing(void** state) {
                        "      %p2 = air.channel.put async @c2[] (%a[%c32] [%c16] [%c1]) : (memref<1024xi32>)\n"
                        "      %g0 = air.channel.get async @c3[] (%b[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
                        "      %g1 = air.channel.get async [%g0] @c4[] (%b[%c16] [%c16] [%c1]) : (memref<1024xi32>)");
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t addr[8];
   uint64_t plus[8];
-  assert_int_equal(pushes_of(&v, addr, plus, 8), 5);
+  assert_int_equal(pushes_of(v, addr, plus, 8), 5);
   static const uint32_t want[5] = {0x1D214, 0x1D214, 0x1D21C, 0x1D204, 0x1D204};
   static const uint64_t want_plus[5] = {0, 64, 128, 0, 64};
   for (int i = 0; i < 5; ++i) {
@@ -252,10 +262,8 @@ static void test_channel_sharing(void** state) {
   }
   /* Both tasks of the shared MM2S0 queue behind each other: the launch's end
    * waits twice on it, once on MM2S1, twice on S2MM0. */
-  assert_int_equal(count_op(&v, AIR_TXN_TCT), 5);
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  assert_int_equal(count_op(v, AIR_TXN_TCT), 5);
+  stream_close(&s);
   free(text);
 }
 
@@ -272,13 +280,11 @@ static void test_if(void** state) {
                        "      }\n"
                        "      %sel = arith.select %cond, %c8, %c32 : index\n"
                        "      %r = air.channel.put async @c1[] (%a[%sel] [%c16] [%c1]) : (memref<1024xi32>)");
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t addr[8];
   uint64_t plus[8];
-  assert_int_equal(pushes_of(&v, addr, plus, 8), 4);
+  assert_int_equal(pushes_of(v, addr, plus, 8), 4);
   /* The scf.if is a blocking op of the launch body, so the scheduler's analysis
    * orders @c0 (inside it) before @c1: they share MM2S0. */
   static const uint32_t want[4] = {0x1D214, 0x1D214, 0x1D214, 0x1D214};
@@ -287,9 +293,7 @@ static void test_if(void** state) {
     assert_int_equal(addr[i], want[i]);
     assert_int_equal(plus[i], want_plus[i]);
   }
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  stream_close(&s);
   free(text);
   text = program("1",
                  "      %l = memref.load %a[%c0] : memref<1024xi32>\n"
@@ -298,7 +302,8 @@ static void test_if(void** state) {
                  "      scf.if %cond {\n"
                  "        %p = air.channel.put async @c0[] (%a[%c0] [%c16] [%c1]) : (memref<1024xi32>)\n"
                  "      }");
-  sc = compile(ctx, text, "npu1", &p);
+  air_program_t* p;
+  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
   assert_null(sc->npu_insts);
   assert_non_null(sc->npu_error);
   if (!strstr(sc->npu_error, "l3.mlir:20:7: an scf.if with L3 transfers whose condition is not known"))
@@ -335,21 +340,17 @@ static void test_parallel(void** state) {
       "    return\n"
       "  }\n"
       "}\n";
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t addr[8];
   uint64_t plus[8];
-  assert_int_equal(pushes_of(&v, addr, plus, 8), 4);
+  assert_int_equal(pushes_of(v, addr, plus, 8), 4);
   static const uint32_t want[4] = {0x1D214, 0x1D21C, 0x0201D214, 0x0201D21C};
   for (uint32_t i = 0; i < 4; ++i) {
     assert_int_equal(addr[i], want[i]);
     assert_int_equal(plus[i], 64 * i);
   }
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  stream_close(&s);
 }
 
 /* affine.for at launch level, affine.apply through an alias, affine.min, and an
@@ -379,21 +380,17 @@ static void test_affine(void** state) {
       "    return\n"
       "  }\n"
       "}\n";
-  air_program_t* p;
-  air_schedule_t* sc = compile(ctx, text, "npu1", &p);
-  air_txn_view_t v;
-  decode(sc, &v);
+  stream_t s;
+  const air_txn_view_t* v = stream_open(&s, ctx, text);
   uint32_t addr[8];
   uint64_t plus[8];
-  assert_int_equal(pushes_of(&v, addr, plus, 8), 7);
+  assert_int_equal(pushes_of(v, addr, plus, 8), 7);
   static const uint64_t want_plus[7] = {0, 64, 96, 0, 64, 96, 64};
   for (int i = 0; i < 7; ++i) {
     assert_int_equal(addr[i], 0x1D214);
     assert_int_equal(plus[i], want_plus[i]);
   }
-  air_txn_view_free(&sc->allocator, &v);
-  air_schedule_free(sc);
-  air_program_destroy(p);
+  stream_close(&s);
 }
 
 /* What has no stream keeps a located reason (the schedule itself still compiles). */

@@ -272,6 +272,30 @@ static void kids_init(ordered_t* kids, uint32_t n, order_log_t* log) {
   }
 }
 
+/* A spawner and its kids, in one record: the three locality tests set up the
+ * same pair. */
+typedef struct spawn_case_t {
+  ordered_t kids[ORD_MAX];
+  order_log_t log;
+  spawner_t sp;
+} spawn_case_t;
+
+/* Submits a spawner of `n` kids (wait: it waits for them, see spawner_t). */
+static void spawn(spawn_case_t* c, air_pool_t* pool, uint32_t n, bool wait) {
+  assert_true(n <= ORD_MAX);
+  kids_init(c->kids, n, &c->log);
+  memset(&c->sp, 0, sizeof c->sp);
+  c->sp.task.fn = spawner_fn, c->sp.pool = pool, c->sp.kids = c->kids, c->sp.n = n;
+  c->sp.wait = wait;
+  air_pool_submit(pool, &c->sp.task);
+}
+
+/* Waits (at most 10 s) until `n` tasks of `log` ran; the caller checks. */
+static void wait_done(order_log_t* log, uint32_t n) {
+  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
+  while (atomic_load(&log->done) < n && air_time_now_ns() < deadline) test_sleep_us(100);
+}
+
 static void wait_flag(_Atomic int* flag) {
   int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
   while (!atomic_load(flag) && air_time_now_ns() < deadline) test_sleep_us(100);
@@ -290,21 +314,15 @@ static void test_own_tasks_newest_first(void** state) {
   air_pool_submit(pool, &h.task);
   wait_flag(&h.started);
   enum { N = 4 };
-  static ordered_t kids[N];
-  static order_log_t log;
-  kids_init(kids, N, &log);
-  static spawner_t sp;
-  memset(&sp, 0, sizeof sp);
-  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N;
-  air_pool_submit(pool, &sp.task);
-  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
-  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
+  static spawn_case_t c;
+  spawn(&c, pool, N, false);
+  wait_done(&c.log, N);
   atomic_store(&h.release, 1);
   air_pool_destroy(pool);
-  assert_int_equal(atomic_load(&log.n), N);
+  assert_int_equal(atomic_load(&c.log.n), N);
   for (uint32_t k = 0; k < N; ++k) {
-    assert_int_equal(log.id[k], N - 1 - k);
-    assert_int_equal(log.worker[k], atomic_load(&sp.worker));
+    assert_int_equal(c.log.id[k], N - 1 - k);
+    assert_int_equal(c.log.worker[k], atomic_load(&c.sp.worker));
   }
 }
 
@@ -315,23 +333,18 @@ static void test_idle_worker_steals(void** state) {
   air_pool_t* pool = NULL;
   assert_null(air_pool_create(NULL, 2, &pool));
   enum { N = 6 };
-  static ordered_t kids[N];
-  static order_log_t log;
-  kids_init(kids, N, &log);
-  static spawner_t sp;
-  memset(&sp, 0, sizeof sp);
-  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N, sp.wait = true;
-  air_pool_submit(pool, &sp.task);
-  wait_flag(&sp.finished);
+  static spawn_case_t c;
+  spawn(&c, pool, N, true);
+  wait_flag(&c.sp.finished);
   air_pool_stats_t st;
   air_pool_stats(pool, &st);
   air_pool_destroy(pool);
-  assert_int_equal(atomic_load(&sp.finished), 1);
-  assert_int_equal(atomic_load(&log.n), N);
+  assert_int_equal(atomic_load(&c.sp.finished), 1);
+  assert_int_equal(atomic_load(&c.log.n), N);
   assert_true(st.steals >= N);
   for (uint32_t k = 0; k < N; ++k) {
-    assert_int_equal(log.id[k], k);
-    assert_int_not_equal(log.worker[k], atomic_load(&sp.worker));
+    assert_int_equal(c.log.id[k], k);
+    assert_int_not_equal(c.log.worker[k], atomic_load(&c.sp.worker));
   }
 }
 
@@ -341,30 +354,24 @@ static void test_one_worker_order(void** state) {
   air_pool_t* pool = NULL;
   assert_null(air_pool_create(NULL, 1, &pool));
   enum { N = 4 };
-  static ordered_t kids[N];
-  static order_log_t log;
-  kids_init(kids, N, &log);
-  static spawner_t sp;
-  memset(&sp, 0, sizeof sp);
-  sp.task.fn = spawner_fn, sp.pool = pool, sp.kids = kids, sp.n = N;
-  air_pool_submit(pool, &sp.task);
-  int64_t deadline = air_time_now_ns() + 10LL * 1000 * 1000 * 1000;
-  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
-  assert_int_equal(atomic_load(&log.n), N);
-  for (uint32_t k = 0; k < N; ++k) assert_int_equal(log.id[k], N - 1 - k);
+  static spawn_case_t c;
+  spawn(&c, pool, N, false);
+  wait_done(&c.log, N);
+  assert_int_equal(atomic_load(&c.log.n), N);
+  for (uint32_t k = 0; k < N; ++k) assert_int_equal(c.log.id[k], N - 1 - k);
 
   static held_t h;
   memset(&h, 0, sizeof h);
   h.task.fn = held_fn;
   air_pool_submit(pool, &h.task);
   wait_flag(&h.started);
-  kids_init(kids, N, &log);
-  for (uint32_t i = 0; i < N; ++i) air_pool_submit(pool, &kids[i].task);
+  kids_init(c.kids, N, &c.log);
+  for (uint32_t i = 0; i < N; ++i) air_pool_submit(pool, &c.kids[i].task);
   atomic_store(&h.release, 1);
-  while (atomic_load(&log.done) < N && air_time_now_ns() < deadline) test_sleep_us(100);
+  wait_done(&c.log, N);
   air_pool_destroy(pool);
-  assert_int_equal(atomic_load(&log.n), N);
-  for (uint32_t k = 0; k < N; ++k) assert_int_equal(log.id[k], k);
+  assert_int_equal(atomic_load(&c.log.n), N);
+  for (uint32_t k = 0; k < N; ++k) assert_int_equal(c.log.id[k], k);
 }
 
 /* A tree of tasks (each queues its two children, as one chain or one by one)

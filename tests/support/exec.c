@@ -123,6 +123,15 @@ air_pool_t* test_exec_pool_of(const test_exec_t* x, int k, air_pool_t** one) {
   return *one;
 }
 
+air_arg_t test_index(int64_t v) {
+  air_arg_t a;
+  memset(&a, 0, sizeof a);
+  a.kind = AIR_ARG_INT;
+  a.elem = AIR_ELEM_INDEX;
+  a.i = v;
+  return a;
+}
+
 air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...) {
   air_arg_t a;
   memset(&a, 0, sizeof a);

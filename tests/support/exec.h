@@ -65,6 +65,8 @@ air_status_t test_exec_run_way(const test_exec_t* x, const air_program_t* p, con
 
 /* A row-major memref argument of `rank` sizes (int64_t varargs). */
 air_arg_t test_mref(void* data, uint32_t elem, uint32_t rank, ...);
+/* An index argument. */
+air_arg_t test_index(int64_t v);
 
 /* A run's `done`, waited for by the test thread. */
 typedef struct test_done_t {

@@ -1,7 +1,12 @@
 /* programs.c - test programs from files and text, and lookups in them. */
 #include "support/programs.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <string.h>
+
+#include <cmocka.h>
 
 #include "support/status.h"
 
@@ -34,4 +39,20 @@ const air_op_t* test_find_op(const air_op_t* op, air_opkind_t kind, const char* 
       if (x) return x;
     }
   return NULL;
+}
+
+void test_text_subst(char* out, size_t cap, const char* text, const char* const* keys,
+                     const char* const* vals, int n) {
+  size_t o = 0;
+  for (const char* t = text; *t;) {
+    int k = 0;
+    while (k < n && strncmp(t, keys[k], strlen(keys[k]))) ++k;
+    const char* piece = k < n ? vals[k] : t;
+    size_t len = k < n ? strlen(vals[k]) : 1;
+    assert_true(o + len < cap);
+    memcpy(out + o, piece, len);
+    o += len;
+    t += k < n ? strlen(keys[k]) : 1;
+  }
+  out[o] = 0;
 }

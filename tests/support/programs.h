@@ -3,6 +3,8 @@
 #ifndef AIR_TESTS_SUPPORT_PROGRAMS_H_
 #define AIR_TESTS_SUPPORT_PROGRAMS_H_
 
+#include <stddef.h>
+
 #include "air/context.h"
 #include "air/program.h"
 #include "runtime/ir/ir.h"
@@ -11,6 +13,11 @@
  * error). */
 air_program_t* test_load_file(air_context_t* ctx, const char* path);
 air_program_t* test_load_text(air_context_t* ctx, const char* name, const char* text);
+/* `text` with each keys[k] (delimiters included, e.g. "@N@") replaced by
+ * vals[k], into `out` (`cap` bytes: fails the test when it does not fit). The
+ * first key that matches wins. */
+void test_text_subst(char* out, size_t cap, const char* text, const char* const* keys,
+                     const char* const* vals, int n);
 /* The module's func.func @name, or NULL. */
 const air_op_t* test_find_func(const air_program_t* p, const char* name);
 /* The first op of `kind` (named `sym`, unless NULL) in `op` or nested in it. */

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "hal/futex.h"
+#include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
 /* One queue: `head` is the newest end for a worker's own queue (its owner
@@ -213,11 +214,7 @@ void air_pool_submit(air_pool_t* p, air_task_t* task) {
 
 air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
                              air_pool_t** out_pool) {
-  air_allocator_t a;
-  if (allocator)
-    a = *allocator;
-  else
-    air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   *out_pool = NULL;
   if (threads == 0) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -260,11 +257,7 @@ air_status_t air_pool_create(const air_allocator_t* allocator, uint32_t threads,
 }
 
 air_status_t air_pool_create_local(const air_allocator_t* allocator, air_pool_t** out_pool) {
-  air_allocator_t a;
-  if (allocator)
-    a = *allocator;
-  else
-    air_allocator_init_system(&a);
+  air_allocator_t a = air_mem_or_system_copy(allocator);
   air_pool_t* p = a.alloc(a.self, sizeof(*p));
   *out_pool = p;
   if (!p) return AIR_STATUS(&a, AIR_STATUS_RESOURCE_EXHAUSTED, "cpu pool: out of memory");

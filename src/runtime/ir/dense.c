@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "runtime/base/bf16.h"
+
 typedef struct dreader_t {
   const char* s;
   const char* end;
@@ -59,15 +61,6 @@ static uint16_t to_f16(double d) {
   return (uint16_t)h;
 }
 
-static uint16_t to_bf16(double d) {
-  float f = (float)d;
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40u);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
 /* Stores one value (integer `iv`, or float `fv` when `is_float`) as element n. */
 static void put(dreader_t* r, bool is_float, int64_t iv, uint64_t bits, bool hex, double fv) {
   uint8_t* p = r->out ? r->out + r->n * r->size : NULL;
@@ -81,7 +74,7 @@ static void put(dreader_t* r, bool is_float, int64_t iv, uint64_t bits, bool hex
     double v = is_float ? fv : (double)iv;
     switch (r->elem) {
       case AIR_ELEM_F16: { uint16_t h = to_f16(v); memcpy(p, &h, 2); break; }
-      case AIR_ELEM_BF16: { uint16_t h = to_bf16(v); memcpy(p, &h, 2); break; }
+      case AIR_ELEM_BF16: { uint16_t h = air_bf16_from_f32((float)v); memcpy(p, &h, 2); break; }
       case AIR_ELEM_F32: { float f = (float)v; memcpy(p, &f, 4); break; }
       default: memcpy(p, &v, 8); break;
     }

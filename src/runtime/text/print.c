@@ -327,15 +327,11 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_sb_putc(pr->out, '(');
       air_pr_put_vals(pr, op->operands, op->n_operands);
       air_sb_putc(pr->out, ')');
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_res(op, 0));
       break;
     case AIR_OPC_TOKEN_ALLOC:
       air_pr_put(pr, name);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_res(op, 0));
       break;
     case AIR_OPC_CONSTANT:
       air_pr_put(pr, name);
@@ -347,9 +343,7 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       air_pr_put(pr, name);
       air_sb_putc(pr->out, ' ');
       air_pr_put_vals(pr, op->operands, op->n_operands);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_res(op, 0));
       break;
     case AIR_OPC_CMP:
       air_pr_put(pr, name);
@@ -358,34 +352,24 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
                                       : air_cmpi_pred_name(op->iaux[0]));
       air_pr_put(pr, ", ");
       air_pr_put_vals(pr, op->operands, op->n_operands);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_opnd(op, 0));
       break;
     case AIR_OPC_CAST:
       air_pr_put(pr, name);
       air_sb_putc(pr->out, ' ');
       air_pr_put_val(pr, air_pr_opnd(op, 0));
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 0));
-      air_pr_put(pr, " to ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_cast(pr, op, air_pr_opnd(op, 0), air_pr_res(op, 0));
       break;
     case AIR_OPC_ALLOC:
       air_pr_put(pr, "memref.alloc(");
       air_pr_put_vals(pr, op->operands, op->n_operands);
       air_sb_putc(pr->out, ')');
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_res(op, 0));
       break;
     case AIR_OPC_DEALLOC:
       air_pr_put(pr, "memref.dealloc ");
       air_pr_put_val(pr, air_pr_opnd(op, 0));
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 0));
+      air_pr_put_attrs_type(pr, op, air_pr_opnd(op, 0));
       break;
     case AIR_OPC_LOAD: case AIR_OPC_STORE: {
       uint32_t m = air_opkind_class(op->kind) == AIR_OPC_STORE;
@@ -402,28 +386,18 @@ static void print_op(air_printer_t* pr, const air_op_t* op, int level) {
       else
         air_pr_put_opnds(pr, op, m + 1, op->n_operands);
       air_sb_putc(pr->out, ']');
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, m));
+      air_pr_put_attrs_type(pr, op, air_pr_opnd(op, m));
       break;
     }
     case AIR_OPC_COPY:
       air_pr_put(pr, "memref.copy ");
       air_pr_put_opnds(pr, op, 0, 2);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 0));
-      air_pr_put(pr, " to ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 1));
+      air_pr_put_attrs_cast(pr, op, air_pr_opnd(op, 0), air_pr_opnd(op, 1));
       break;
     case AIR_OPC_SUBVIEW:
       air_pr_put(pr, "memref.subview ");
       air_pr_put_memref_slice(pr, air_pr_opnd(op, 0), op, 0);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, air_pr_opnd(op, 0));
-      air_pr_put(pr, " to ");
-      air_pr_put_vtype(pr, air_pr_res(op, 0));
+      air_pr_put_attrs_cast(pr, op, air_pr_opnd(op, 0), air_pr_res(op, 0));
       break;
     case AIR_OPC_CUSTOM: print_custom(pr, op); break;
     default:

@@ -318,6 +318,18 @@ void air_pr_put_attrs_kw(air_printer_t* pr, const air_op_t* op) {
   air_print_attr_dict(pr->out, pr->p, op->attrs, op->n_attrs);
 }
 
+void air_pr_put_attrs_type(air_printer_t* pr, const air_op_t* op, air_vid_t v) {
+  air_pr_put_attrs(pr, op);
+  air_pr_put(pr, " : ");
+  air_pr_put_vtype(pr, v);
+}
+
+void air_pr_put_attrs_cast(air_printer_t* pr, const air_op_t* op, air_vid_t from, air_vid_t to) {
+  air_pr_put_attrs_type(pr, op, from);
+  air_pr_put(pr, " to ");
+  air_pr_put_vtype(pr, to);
+}
+
 void air_pr_put_ixlist(air_printer_t* pr, const air_ixlist_t* l) {
   air_sb_putc(pr->out, '[');
   for (uint32_t i = 0; i < l->n && l->items; ++i) {

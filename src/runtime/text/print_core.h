@@ -81,6 +81,10 @@ void air_pr_put_arrow_results(air_printer_t* pr, const air_op_t* op);
 /* ` {attrs}`, and ` attributes {attrs}` for ops whose syntax needs the keyword. */
 void air_pr_put_attrs(air_printer_t* pr, const air_op_t* op);
 void air_pr_put_attrs_kw(air_printer_t* pr, const air_op_t* op);
+/* The tail most ops end with: ` {attrs} : T` (T: the type of `v`), and the
+ * same with ` to T2` for conversions (casts, copies, subviews). */
+void air_pr_put_attrs_type(air_printer_t* pr, const air_op_t* op, air_vid_t v);
+void air_pr_put_attrs_cast(air_printer_t* pr, const air_op_t* op, air_vid_t from, air_vid_t to);
 /* `[%a, 0, %b]`. */
 void air_pr_put_ixlist(air_printer_t* pr, const air_ixlist_t* l);
 /* `%m[offsets] [sizes] [strides]` from lists[first..first+2]. */

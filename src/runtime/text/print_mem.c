@@ -33,9 +33,7 @@ static void print_reshape(air_printer_t* pr, const air_op_t* op) {
       air_pr_put_ixlist(pr, air_pr_list(op, 2));
     }
   }
-  air_pr_put_attrs(pr, op);
-  air_pr_put(pr, " : ");
-  air_pr_put_vtype(pr, air_pr_opnd(op, 0));
+  air_pr_put_attrs_type(pr, op, air_pr_opnd(op, 0));
   air_pr_put(pr, op->kind == AIR_OP_MEMREF_CAST ? " to " : " into ");
   air_pr_put_vtype(pr, air_pr_res(op, 0));
 }
@@ -67,9 +65,7 @@ static void put_labelled(air_printer_t* pr, const char* name, const air_ixlist_t
 /* `%a : T to U` / `%a : T into U` after the op's own syntax. */
 static void put_from_to(air_printer_t* pr, const air_op_t* op, air_vid_t from, const char* kw,
                         air_tid_t to) {
-  air_pr_put_attrs(pr, op);
-  air_pr_put(pr, " : ");
-  air_pr_put_vtype(pr, from);
+  air_pr_put_attrs_type(pr, op, from);
   air_pr_put(pr, kw);
   air_pr_put_type(pr, to);
 }
@@ -116,9 +112,7 @@ bool air_print_mem_op(air_printer_t* pr, const air_op_t* op, int level) {
     case AIR_OPC_EXTRACT_META:
       air_pr_put(pr, "memref.extract_strided_metadata ");
       air_pr_put_val(pr, src);
-      air_pr_put_attrs(pr, op);
-      air_pr_put(pr, " : ");
-      air_pr_put_vtype(pr, src);
+      air_pr_put_attrs_type(pr, op, src);
       air_pr_put(pr, " -> ");
       air_pr_put_vtypes(pr, op->results, op->n_results);
       return true;

@@ -12,8 +12,10 @@
  * run) and a strided subview moved whole (not dense: the general pattern).
  * Another herd gets every transfer into a 1-d output at offsets from its own
  * loop variable. A record frozen at its first run (an offset), a block taken
- * for one run, or a guard not waited for gives other data. Two workers and
- * one; every executor path (air_add_path_tests). */
+ * for one run, or a guard not waited for gives other data. A second program
+ * checks the lane a put/get's issue resolved and its frame keeps (indices
+ * from loop variables, parks on a depth-1 channel). Two workers and one;
+ * every executor path (air_add_path_tests). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -131,9 +133,99 @@ static void test_lists_patterns_guards(void** state) {
   air_program_destroy(p);
 }
 
+/* Puts and gets whose channel index is a loop variable, on a depth-1 channel
+ * so ops park and run again: a put/get keeps the lane its issue resolved in its
+ * frame (channel.c: async ops at dispatch, blocking ones when they take their
+ * ticket) and must never use one kept for another index or iteration. Herd @p
+ * puts row 4k+i of a 24x8 matrix on @d[i], i = 0..3, for k = 0..2 with blocking
+ * puts and k = 3..5 with async puts chained by tokens; herd @g gets each round
+ * in reverse index order (so the lanes fill and puts park) into row 4k+r of the
+ * output. Any lane or row mixed up shows in the data. */
+static const char k_lanes[] =
+    "air.channel @d [4] {depth = 1}\n"
+    "func.func @f(%a: memref<24x8xi32>, %o: memref<192xi32>) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  air.launch (%l) in (%nl=%c1) args(%la=%a, %lo=%o) : memref<24x8xi32>, memref<192xi32> {\n"
+    "    air.segment @s args(%sa=%la, %so=%lo) : memref<24x8xi32>, memref<192xi32> {\n"
+    "      %c1s = arith.constant 1 : index\n"
+    "      %co = air.token.alloc : !air.token\n"
+    "      %hp = air.herd @p async tile (%x) in (%sx=%c1s) args(%ha=%sa) : memref<24x8xi32> "
+    "[concurrency = [%co]] {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %c3 = arith.constant 3 : index\n"
+    "        %four = arith.constant 4 : index\n"
+    "        %c6 = arith.constant 6 : index\n"
+    "        %c8 = arith.constant 8 : index\n"
+    "        scf.for %k = %c0 to %c3 step %one {\n"
+    "          %k4 = arith.muli %k, %four : index\n"
+    "          scf.for %i = %c0 to %four step %one {\n"
+    "            %row = arith.addi %k4, %i : index\n"
+    "            air.channel.put @d[%i] (%ha[%row, %c0] [%one, %c8] [%c8, %one]) : "
+    "(memref<24x8xi32>)\n"
+    "          }\n"
+    "        }\n"
+    "        %t0 = air.wait_all async\n"
+    "        %tl = scf.for %k = %c3 to %c6 step %one iter_args(%tk = %t0) -> (!air.token) {\n"
+    "          %k4 = arith.muli %k, %four : index\n"
+    "          %ti = scf.for %i = %c0 to %four step %one iter_args(%tj = %tk) -> (!air.token) {\n"
+    "            %row = arith.addi %k4, %i : index\n"
+    "            %p = air.channel.put async [%tj] @d[%i] (%ha[%row, %c0] [%one, %c8] [%c8, %one]) "
+    ": (memref<24x8xi32>)\n"
+    "            scf.yield %p : !air.token\n"
+    "          }\n"
+    "          scf.yield %ti : !air.token\n"
+    "        }\n"
+    "        air.wait_all [%tl]\n"
+    "      }\n"
+    "      %hg = air.herd @g async tile (%x) in (%sx=%c1s) args(%ho=%so) : memref<192xi32> "
+    "[concurrency = [%co]] {\n"
+    "        %c0 = arith.constant 0 : index\n"
+    "        %one = arith.constant 1 : index\n"
+    "        %c3 = arith.constant 3 : index\n"
+    "        %four = arith.constant 4 : index\n"
+    "        %c6 = arith.constant 6 : index\n"
+    "        %c8 = arith.constant 8 : index\n"
+    "        scf.for %k = %c0 to %c6 step %one {\n"
+    "          %k4 = arith.muli %k, %four : index\n"
+    "          scf.for %i = %c0 to %four step %one {\n"
+    "            %r = arith.subi %c3, %i : index\n"
+    "            %row = arith.addi %k4, %r : index\n"
+    "            %off = arith.muli %row, %c8 : index\n"
+    "            air.channel.get @d[%r] (%ho[%off] [%c8] [%one]) : (memref<192xi32>)\n"
+    "          }\n"
+    "        }\n"
+    "      }\n"
+    "      air.wait_all [%hp, %hg]\n"
+    "    }\n"
+    "  }\n"
+    "  return\n"
+    "}\n";
+
+static void test_lanes_resolved_once(void** state) {
+  test_exec_t* x = *state;
+  air_program_t* p = test_load_text(x->ctx, "lanes.mlir", k_lanes);
+  int32_t a[24][8], out[192];
+  for (int r = 0; r < 24; ++r)
+    for (int c = 0; c < 8; ++c) a[r][c] = r * 100 + c + 1;
+  air_pool_t* one = NULL;
+  for (int k = 0; k < 2; ++k)
+    for (int rep = 0; rep < 3; ++rep) {
+      memset(out, 0xff, sizeof out);
+      air_arg_t args[2] = {test_mref(a, AIR_ELEM_I32, 2, (int64_t)24, (int64_t)8),
+                           test_mref(out, AIR_ELEM_I32, 1, (int64_t)192)};
+      test_check(test_exec_run_on(x, test_exec_pool_of(x, k, &one), p, "f", args, 2));
+      assert_memory_equal(out, a, sizeof out);
+    }
+  if (one) air_pool_destroy(one);
+  air_program_destroy(p);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_lists_patterns_guards, test_exec_setup,
+                                      test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_lanes_resolved_once, test_exec_setup,
                                       test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -77,6 +77,7 @@ int ix_chan_remote_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const i
     return ix_oom(s);
   }
   f->tk_op = op;
+  f->tk_lp = 0; /* not a lane of this process (channel.c) */
   f->ticket = (uint64_t)(uintptr_t)rop;
   if (!rop->sent) {
     /* The put's bytes are packed outside the lock (nothing else touches a record

@@ -161,7 +161,7 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op,
   return NULL;
 }
 
-bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket, bool* now) {
+bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, ix_frame_t* f, bool* now) {
   ix_run_t* r = s->run;
   ix_chan_t* c;
   int64_t idx[AIR_MAX_RANK];
@@ -179,15 +179,17 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   if (home != IX_HERE) {
     ix_rio_t io = {.c = c, .chan = (uint32_t)(c - r->tab.chans), .home = home, .p = p, .rv = rv,
                    .rank = s->space->rank_id, .idx = idx};
-    return ix_chan_remote_issue(s, op, &io, ticket);
+    return ix_chan_remote_issue(s, op, &io, &f->ticket);
   }
   bool put = op->kind == AIR_OP_PUT;
   ix_lane_t* q = ix_lane_get(r, s->space, c, p);
   if (!q) return false;
   ix_lane_lock(q);
-  *ticket = ix_lane_ticket(q, put, rv);
-  if (now) *now = !ix_lane_blocked(q, put, *ticket, (uint64_t)c->depth);
+  f->ticket = ix_lane_ticket(q, put, rv);
+  if (now) *now = !ix_lane_blocked(q, put, f->ticket, (uint64_t)c->depth);
   ix_lane_unlock(q);
+  f->tk_lp = (uint32_t)p + 1; /* p < n_put <= 2^24, rv < n_recv <= 2^20 (tables.c) */
+  f->tk_rv = (uint32_t)rv;
   return true;
 }
 
@@ -255,6 +257,7 @@ static void offer_make(ix_lane_t* q, const ix_pat_t* pat, int64_t count, uint8_t
 static int chan_done(ix_strand_t* s, ix_frame_t* f, const ix_chan_t* c, const int64_t* idx,
                      const air_op_t* op) {
   f->tk_op = NULL;
+  f->tk_lp = 0;
   chan_trace(s, c, idx, op, 0);
   ix_next(s);
   return IX_CONT;
@@ -267,9 +270,20 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_chan_t* c;
   int64_t idx[AIR_MAX_RANK];
   uint64_t p, rv;
-  bool ready;
+  bool ready = true, have_idx = true;
   const ix_oprec_t* rec = ix_oprec(&r->tab, op);
-  air_status_t st = resolve(r, e, op, rec, &c, idx, &p, &rv, &ready);
+  air_status_t st = NULL;
+  if (f->tk_op == op && f->tk_lp && rec && rec->chan) {
+    /* Resolved when the ticket was taken (ix_chan_issue), in this env: the
+     * same channel, lane and receiver; the index again from those. */
+    c = rec->chan;
+    p = f->tk_lp - 1;
+    rv = f->tk_rv;
+    have_idx = r->trace != NULL; /* else only a park needs it (its report) */
+    if (have_idx) ix_lane_index(c, p, rv, idx);
+  } else {
+    st = resolve(r, e, op, rec, &c, idx, &p, &rv, &ready);
+  }
   if (!st && !ready) st = ix_err(r, op, AIR_STATUS_INTERNAL, "channel index not available");
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
@@ -309,6 +323,8 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   if (f->tk_op != op) {
     f->ticket = ix_lane_ticket(q, put, rv);
     f->tk_op = op;
+    f->tk_lp = (uint32_t)p + 1; /* a run after a park need not resolve again */
+    f->tk_rv = (uint32_t)rv;
   }
   uint64_t t = f->ticket;
   ix_xfer_t* x = &q->ring[t % depth];
@@ -344,6 +360,10 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
        * and wakes it (issue 14: in the 4x4 sample nearly every get parks). */
       if (direct && !put && t == q->head && !q->offer_open && !q->offer_busy)
         offer_make(q, &pat, count, (uint8_t)v->elem, q->offer_pat);
+      if (!have_idx) {
+        ix_lane_index(c, p, rv, idx);
+        have_idx = true;
+      }
       int rc = ix_lane_park(s, put ? IX_WHY_PUT : IX_WHY_GET, op, c, q, idx, rv, t);
       if (rc != IX_CONT) return rc;
       ix_lane_lock(q);
@@ -458,6 +478,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   ix_lane_unlock(q);
   if (wake) ix_lane_wake(r, c, q, put, t);
   f->tk_op = NULL;
+  f->tk_lp = 0;
   chan_trace(s, c, idx, op, t0);
   ix_next(s);
   return IX_CONT;

@@ -32,8 +32,10 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
  * `now` (may be NULL) tells, in the same lock, whether the op would complete
  * at once without waiting: its transfer is in the ring (get) or its slot is
  * free (put). That stays true once true (only the holder of the ticket moves
- * that transfer). */
-bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ticket, bool* now);
+ * that transfer). The ticket goes to f->ticket; for a lane of this process the
+ * frame also keeps where it lies (tk_lp, tk_rv), which the op's run reads
+ * instead of resolving the op again. The caller sets f->tk_op. */
+bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, ix_frame_t* f, bool* now);
 /* The deadlock report's line for a strand parked in a put/get. */
 void ix_chan_describe(ix_run_t* r, const ix_strand_t* s, air_sb_t* sb);
 /* At the end of a run that otherwise succeeded: FAILED_PRECONDITION when a

@@ -255,7 +255,7 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
   bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
-  if (io && ix_chan_issue(s, env, op, &cf.ticket, &chan_now)) cf.tk_op = op;
+  if (io && ix_chan_issue(s, env, op, &cf, &chan_now)) cf.tk_op = op;
   if (!sync) {
     /* In its issuer's strand (chain.h): in order, parking there if it must wait,
      * unless one of this frame's chain ops was released; then only when ready. */

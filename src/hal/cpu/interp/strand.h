@@ -51,6 +51,10 @@ static inline void ix_shared_unref(ix_run_t* r, ix_shared_t* x) {
 
 typedef struct ix_frame_t {
   uint8_t kind, flags, after;
+  /* (with tk_op, a lane of this process) the ticket's put index + 1 (0: not
+   * kept) and receiver, as the issue resolved them: the op's run does not
+   * resolve its channel and indices again (channel.c). */
+  uint32_t tk_lp;
   const air_op_t* owner;   /* op this frame executes or belongs to */
   const air_op_t* pc;      /* BODY / OP: op to run next */
   ix_env_t* env;           /* a ref */
@@ -60,6 +64,7 @@ typedef struct ix_frame_t {
   uint64_t ticket;
   void* state;             /* F_WAIT: ix_tok_t** (owned); else an ix_shared_t* (a ref) */
   uint32_t n_wait;
+  uint32_t tk_rv;
   /* F_OP of an async op run in its dispatcher's strand because it was ready
    * (loop.c): its token, one pending count and a ref, released when the frame
    * goes, which fires it. */

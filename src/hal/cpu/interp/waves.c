@@ -169,7 +169,7 @@ static int open_cmd(ix_strand_t* s, ix_frame_t* f, ix_tok_t* wave, uint32_t c, u
   ix_strand_t* cs = ix_strand_new(r, t, t, NULL, s->space);
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = f->env};
   if (cs && air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO &&
-      ix_chan_issue(s, f->env, op, &cf.ticket, NULL))
+      ix_chan_issue(s, f->env, op, &cf, NULL))
     cf.tk_op = op;
   if (!cs || (np && !wait) || !ix_push(cs, &cf)) {
     if (cs) {

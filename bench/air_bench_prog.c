@@ -33,8 +33,17 @@ int abp_open(abp_t* r, const abp_desc_t* d) {
   air_status_t st = d->path ? air_program_parse_file(r->ctx, d->path, &popts, &r->prog)
                             : air_program_parse(r->ctx, d->text, d->len, &popts, &r->prog);
   if (check(r, "parse", st) ||
-      check(r, "executable", air_executable_create(r->dev, r->prog, d->exe_flags, &r->exe)))
+      check(r, "executable", air_executable_create(r->dev, r->prog, d->exe_flags, &r->exe)) ||
+      check(r, "code info", air_executable_code_info(r->exe, &r->code)))
     return 1;
+  /* Interpreted: asked for, or no generator could be loaded (abp_code_probe
+   * reports that once). A program with nothing to compile (no loop, branch or
+   * generic: the matmuls' linalg ops run library kernels) is not. */
+  r->interpreted = (d->dispatch_flags & AIR_DISPATCH_INTERPRET) || !r->code.generator;
+  if (!(d->dispatch_flags & AIR_DISPATCH_INTERPRET) && r->code.skipped)
+    fprintf(stderr, "%s: warning: %u loop(s)/branch(es) of %s are interpreted (the code "
+            "generator does not cover them; %u compiled)\n", r->bench, r->code.skipped,
+            d->path ? d->path : "this case's program", r->code.units);
   air_binding_t bind[ABP_MAX_BUFS];
   memset(bind, 0, sizeof bind);
   for (uint32_t i = 0; i < d->n_bufs; ++i) {
@@ -142,4 +151,71 @@ uint32_t abp_take_no_compile(int* argc, char** argv) {
   }
   *argc = kept;
   return flags;
+}
+
+/* The probe: one herd with one loop, which the code generator compiles. */
+static const char k_probe[] =
+    "module {\n"
+    "  func.func @probe() {\n"
+    "    air.launch () in () {\n"
+    "      air.segment @s {\n"
+    "        %c1 = arith.constant 1 : index\n"
+    "        air.herd @h tile (%tx, %ty) in (%sx=%c1, %sy=%c1) {\n"
+    "          %c0 = arith.constant 0 : index\n"
+    "          %one = arith.constant 1 : index\n"
+    "          %n = arith.constant 64 : index\n"
+    "          %x = arith.constant 1.0 : f32\n"
+    "          %l = memref.alloc() : memref<64xf32, 2>\n"
+    "          scf.for %i = %c0 to %n step %one {\n"
+    "            memref.store %x, %l[%i] : memref<64xf32, 2>\n"
+    "          }\n"
+    "          memref.dealloc %l : memref<64xf32, 2>\n"
+    "        }\n"
+    "      }\n"
+    "    }\n"
+    "    return\n"
+    "  }\n"
+    "}\n";
+
+int abp_code_probe(const char* bench, uint32_t dispatch_flags, abp_code_t* out) {
+  memset(out, 0, sizeof *out);
+  abp_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.bench = bench;
+  d.text = k_probe, d.len = sizeof k_probe - 1;
+  /* Never run: code_info is the executable's, whatever a dispatch asks; the flag
+   * keeps abp_open's per-case warning for the caller's own programs. */
+  d.dispatch_flags = AIR_DISPATCH_INTERPRET;
+  abp_t r;
+  int rc = abp_open(&r, &d);
+  air_code_info_t ci = r.code;
+  char why[96];
+  snprintf(why, sizeof why, "%s", ci.why_none ? ci.why_none : "?");
+  abp_close(&r);
+  if (rc) return 1;
+  int interpret = (dispatch_flags & AIR_DISPATCH_INTERPRET) != 0;
+  if (ci.units && !interpret) {
+    out->compiled = 1;
+    snprintf(out->line, sizeof out->line, "herd code compiled (%s%s%s)", ci.source,
+             ci.generator ? ", " : "", ci.generator ? ci.generator : "");
+    return 0;
+  }
+  if (interpret) {
+    snprintf(out->line, sizeof out->line, "herd code INTERPRETED (--no-compile)");
+    return 0;
+  }
+#ifdef AIR_BENCH_CODEGEN_LIB
+  fprintf(stderr,
+          "%s: compiled herd code was asked for but none can be made (%s): is %s beside "
+          "libairrt (build target airrt_codegen_shared, or all)? Refusing to time the "
+          "interpreter under the compiled path's name; --no-compile measures it.\n",
+          bench, why, AIR_BENCH_CODEGEN_LIB);
+  return 1;
+#else
+  fprintf(stderr,
+          "%s: WARNING: this build has no code generator (AIR_CODEGEN=OFF or no LLVM 16): "
+          "every figure below is the INTERPRETER's (%s)\n", bench, why);
+  snprintf(out->line, sizeof out->line, "herd code INTERPRETED (no code generator in this build)");
+  return 0;
+#endif
 }

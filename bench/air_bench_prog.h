@@ -26,6 +26,10 @@ typedef struct abp_t {
   air_semaphore_t* sem;
   uint64_t value;
   const char* bench; /* for messages */
+  /* What the runs execute: the executable's compiled units, and whether its
+   * bodies are interpreted (--no-compile, or no code generator loaded). */
+  air_code_info_t code;
+  int interpreted;
 } abp_t;
 
 /* What to run: program text (or a file when `path` is set), entry, buffers. */
@@ -47,7 +51,8 @@ typedef struct abp_desc_t {
 } abp_desc_t;
 
 /* Sets everything up; returns 0, or 1 after printing why. abp_close is safe
- * either way. */
+ * either way. When compiled code was asked for and the generator leaves some
+ * of the program's loops or branches to the interpreter, says so on stderr. */
 int abp_open(abp_t* r, const abp_desc_t* d);
 /* One timed run (submit -> completion); returns 0 or 1 after printing why. */
 int abp_run(abp_t* r, double* seconds);
@@ -64,5 +69,21 @@ void abp_loadavg(char* out, size_t cap);
  * benchmarks' own option; ab_parse takes the rest) and returns the dispatch
  * flags it asks for: AIR_DISPATCH_INTERPRET if it was there, else 0. */
 uint32_t abp_take_no_compile(int* argc, char** argv);
+
+/* Whether the runs of a benchmark execute compiled herd code, for its header
+ * line: `line` reads e.g. "herd code compiled (jit, llvm-16)" or "herd code
+ * INTERPRETED (--no-compile)". Found from a small program with a herd loop on
+ * the cpu device: the code generator is a shared library the runtime loads
+ * when it finds it (libairrt_codegen.so, docs/codegen.md), so a bench binary
+ * built or copied without it would quietly time the interpreter.
+ * Returns 1 after printing why when compiled code was asked for (no
+ * AIR_DISPATCH_INTERPRET in `dispatch_flags`) in a build that has the
+ * generator but it cannot be loaded; a build without one (AIR_CODEGEN=OFF, no
+ * LLVM 16) warns on stderr and goes on interpreted. */
+typedef struct abp_code_t {
+  int compiled;
+  char line[160];
+} abp_code_t;
+int abp_code_probe(const char* bench, uint32_t dispatch_flags, abp_code_t* out);
 
 #endif /* AIR_BENCH_PROG_H_ */

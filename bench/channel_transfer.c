@@ -206,6 +206,7 @@ static int run_size(const ab_opts_t* o, size_t bytes, int reps, uint32_t dispatc
       t_sp[rep] = sp;
     }
   }
+  const char* variant = r[0].interpreted ? "interpreted" : NULL;
   abp_close(&r[0]);
   abp_close(&r[1]);
   free(in), free(oa), free(ob);
@@ -216,7 +217,6 @@ static int run_size(const ab_opts_t* o, size_t bytes, int reps, uint32_t dispatc
   double sp = ab_quantile(t_sp, (size_t)reps, 0);
   char name[32];
   snprintf(name, sizeof name, "%zuB", bytes);
-  const char* variant = dispatch_flags ? "interpreted" : NULL;
   ab_emit(o, name, "airrt", 2, "ns_per_transfer", rt, rt / sp, variant);
   ab_emit(o, name, "airrt", 2, "ns_per_transfer_whole", whole, whole / sp, variant);
   ab_emit(o, name, "spin", 2, "ns_per_transfer", sp, NAN, NULL);
@@ -244,12 +244,14 @@ int air_bench_channel_transfer(int argc, char** argv) {
   static const size_t k_sizes[] = {4, 64, 1024, 4096, 65536, 1u << 20};
   int reps = o.reps ? o.reps : o.quick ? 1 : 15;
   if (reps > MAX_REPS) reps = MAX_REPS;
+  abp_code_t code;
+  if (abp_code_probe(o.bench, dispatch_flags, &code)) return 1;
   if (!o.json) {
     char load[64];
     abp_loadavg(load, sizeof load);
     printf("channel-transfer: one-way put/get between two herds, cpu:threads=2, fastest of %d "
-           "runs each; load average %s\n%-10s %8s %12s %12s %12s %8s %10s  %s\n",
-           reps, load, "case", "rounds", "airrt ns", "whole ns", "spin ns", "ratio", "GB/s",
+           "runs each; %s; load average %s\n%-10s %8s %12s %12s %12s %8s %10s  %s\n",
+           reps, code.line, load, "case", "rounds", "airrt ns", "whole ns", "spin ns", "ratio", "GB/s",
            "target 64B");
   }
   rc = 0;

@@ -274,6 +274,7 @@ static int run_case(const ab_opts_t* o, const ab_blas_t* ob, const mm_case_t* c,
     memset(d.c, 0, bytes);
     rc = abp_run(&r, &t_rt[rep]) || check_result(o->bench, c, &d);
   }
+  const char* variant = r.interpreted ? "interpreted" : NULL;
   abp_close(&r);
   data_free(&d);
   if (rc) {
@@ -283,7 +284,6 @@ static int run_case(const ab_opts_t* o, const ab_blas_t* ob, const mm_case_t* c,
   double best_rt = ab_quantile(t_rt, (size_t)reps, 0), best_ob = ab_quantile(t_ob, (size_t)reps, 0);
   double rt = ab_quantile(t_rt, (size_t)reps, 0.5), obt = ab_quantile(t_ob, (size_t)reps, 0.5);
   double gf = 2.0 * c->n * (double)c->n * c->n * 1e-9;
-  const char* variant = dispatch_flags ? "interpreted" : NULL;
   ab_emit(o, c->name, "airrt", threads, "seconds", rt, rt / obt, variant);
   ab_emit(o, c->name, "openblas", threads, "seconds", obt, NAN, NULL);
   ab_emit(o, c->name, "airrt", threads, "best_ratio", best_rt / best_ob, NAN, variant);
@@ -334,14 +334,16 @@ int air_bench_cpu_matmul(int argc, char** argv) {
     snprintf(c->name, sizeof c->name, "4x4-%s", bf ? "bf16" : "f32");
     c->program = "4x4", c->n = 512, c->bf16 = bf;
   }
+  abp_code_t code;
+  if (abp_code_probe(o.bench, dispatch_flags, &code)) return 1;
   if (!o.json) {
     char load[64];
     abp_loadavg(load, sizeof load);
     printf("cpu-matmul: C = A x B through the runtime vs OpenBLAS sgemm, %d threads, "
-           "median of reps; load average %s\n"
+           "median of reps; %s; load average %s\n"
            "OpenBLAS core: %s (%s)\n"
            "%-14s %4s %7s %10s %10s %7s %7s %8s %8s  %s\n",
-           threads, load, ob.core, ob.core_how, "case", "n", "threads", "airrt ms", "blas ms", "GF/s", "blas GF/s",
+           threads, code.line, load, ob.core, ob.core_how, "case", "n", "threads", "airrt ms", "blas ms", "GF/s", "blas GF/s",
            "ratio", "best", "target (tiled <= 2, 4x4 <= 5)");
   }
   rc = 0;

@@ -11,6 +11,14 @@ if(AIRRT_OPENBLAS_SONAME)
   target_compile_definitions(air_bench_prog PRIVATE AIR_OPENBLAS_SONAME="${AIRRT_OPENBLAS_SONAME}")
 endif()
 
+# A build with the code generator: abp_code_probe refuses to time the
+# interpreter when libairrt_codegen.so cannot be loaded (bench/CMakeLists.txt
+# makes every bench binary depend on it).
+if(TARGET airrt_codegen_shared)
+  target_compile_definitions(air_bench_prog PRIVATE
+    AIR_BENCH_CODEGEN_LIB="$<TARGET_SONAME_FILE_NAME:airrt_codegen_shared>")
+endif()
+
 set(AIR_BENCH_CPU_SPEED cpu_matmul channel_transfer elementwise)
 foreach(b ${AIR_BENCH_CPU_SPEED})
   add_library(air_bench_${b} STATIC ${CMAKE_CURRENT_LIST_DIR}/${b}.c)

@@ -261,6 +261,7 @@ static int run_case(const ab_opts_t* o, const char* name, size_t n, int threads,
     }
     runs += BATCH;
   }
+  const char* variant = r.interpreted ? "interpreted" : NULL;
   abp_close(&r);
   free(a), free(b), free(c);
   if (rc) return 1;
@@ -268,7 +269,6 @@ static int run_case(const ab_opts_t* o, const char* name, size_t n, int threads,
          c1 = ab_quantile(t_c1, runs, 0.5);
   /* The anchor is the faster C loop: for small arrays one thread wins. */
   double best = cl < c1 ? cl : c1;
-  const char* variant = dispatch_flags ? "interpreted" : NULL;
   ab_emit(o, name, "airrt", threads, "seconds", rt, rt / best, variant);
   ab_emit(o, name, "c-loop", threads, "seconds", cl, NAN, NULL);
   ab_emit(o, name, "c-loop-1", 1, "seconds", c1, NAN, NULL);
@@ -296,12 +296,14 @@ int air_bench_elementwise(int argc, char** argv) {
     const char* name;
     size_t n;
   } k_cases[] = {{"sample", 0}, {"4K", 4096}, {"64K", 65536}, {"1M", 1u << 20}, {"4M", 4u << 20}};
+  abp_code_t code;
+  if (abp_code_probe(o.bench, dispatch_flags, &code)) return 1;
   if (!o.json) {
     char load[64];
     abp_loadavg(load, sizeof load);
     printf("elementwise: c = a + b (f32) through herd code vs a C loop, median of %d rounds "
-           "x %d runs back to back; load average %s\n%-10s %9s %7s %12s %12s %12s %8s  %s\n",
-           reps, (int)BATCH, load, "case", "n", "threads", "airrt us", "c-loop us", "1 thr us", "ratio",
+           "x %d runs back to back; %s; load average %s\n%-10s %9s %7s %12s %12s %12s %8s  %s\n",
+           reps, (int)BATCH, code.line, load, "case", "n", "threads", "airrt us", "c-loop us", "1 thr us", "ratio",
            "target <= 3");
   }
   rc = 0;

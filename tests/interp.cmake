@@ -21,6 +21,10 @@ set_tests_properties(test_interp_speed PROPERTIES LABELS "concurrency")
 if(TARGET airrt_codegen_shared)
   add_dependencies(test_interp_speed airrt_codegen_shared)
 endif()
+# The run's block cache (cache.h): per-worker fronts on 1-3 workers, blocks
+# put by another worker than got them, a second pool's workers; nothing leaks.
+air_add_test(test_interp_cache ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_cache.c)
+set_tests_properties(test_interp_cache PROPERTIES LABELS "concurrency")
 # memref.alloc's zeroing skipped only where the program writes the buffer whole
 # before any read (overwrite.h): the rule, and stale blocks never read.
 air_add_test(test_interp_alloc ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_alloc.c)
@@ -65,3 +69,8 @@ set_tests_properties(test_interp_lane PROPERTIES LABELS "concurrency")
 air_add_test(test_interp_direct ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_direct.c)
 set_tests_properties(test_interp_direct PROPERTIES LABELS "concurrency")
 air_add_path_tests(test_interp_direct)
+# Op records (oprec.c): folded constant lists, the one-run shortcut and guards stay
+# right when offsets come from loop variables and air.execute results.
+air_add_test(test_interp_oprec ${CMAKE_CURRENT_SOURCE_DIR}/test_interp_oprec.c)
+set_tests_properties(test_interp_oprec PROPERTIES LABELS "concurrency")
+air_add_path_tests(test_interp_oprec)

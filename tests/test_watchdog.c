@@ -2,7 +2,6 @@
  * outlasts the run's watchdog time fails with DEADLINE_EXCEEDED naming the op,
  * without waiting for a kernel it abandons; an op's own exit catches what the
  * watchdog thread did not see in time. */
-#include <dirent.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -178,17 +177,6 @@ static void test_watchdog_stale_exit(void** state) {
 
 /*--- several dispatches on one device ----------------------------------------*/
 
-/* Threads of this process, from /proc/self/task. */
-static int threads_now(void) {
-  DIR* d = opendir("/proc/self/task");
-  assert_non_null(d);
-  int n = 0;
-  for (struct dirent* e; (e = readdir(d));)
-    if (e->d_name[0] != '.') ++n;
-  closedir(d);
-  return n;
-}
-
 /* Held kernels: each waits until the test opens the gate (at most 20 s). */
 typedef struct gate_t {
   _Atomic int entered, finished, open;
@@ -260,10 +248,13 @@ static air_command_buffer_t* record_entry(air_device_t* dev, air_executable_t* e
  * them stuck in a kernel: the device's one watchdog thread (started by the
  * first such dispatch, no thread per dispatch) fails each stuck one with
  * DEADLINE_EXCEEDED while its kernel is still held, lets the others finish,
- * and is joined when the device is released. */
+ * and is joined when the device is released. Threads are compared by id, not
+ * counted: a thread joined by an earlier test (or by the release here) can
+ * still be listed for a moment after its join returned. */
 static void test_watchdog_concurrent_dispatches(void** state) {
   (void)state;
-  int before = threads_now();
+  test_tids_t before, with_watchdog, now;
+  test_tids_now(&before);
   air_context_t* ctx = NULL;
   test_check(air_context_create(NULL, NULL, &ctx));
   gate_t g;
@@ -290,7 +281,7 @@ static void test_watchdog_concurrent_dispatches(void** state) {
   air_timepoint_list_t wsig = {1, &ws, &one};
   test_check(air_device_queue_execute(dev, 0, &none, warm, &wsig));
   test_check(air_semaphore_wait(ws, 1, 60000000000LL));
-  int with_watchdog = threads_now();
+  test_tids_now(&with_watchdog);
 
   air_command_buffer_t* cbs[N_STUCK + N_FINE];
   air_semaphore_t* sems[N_STUCK + N_FINE];
@@ -305,7 +296,10 @@ static void test_watchdog_concurrent_dispatches(void** state) {
   while (atomic_load(&g.entered) < N_STUCK && air_time_now_ns() < deadline) test_sleep_us(1000);
   assert_int_equal(atomic_load(&g.entered), N_STUCK);
   /* Every stuck kernel is running under its watchdog: still the one thread. */
-  assert_true(threads_now() <= with_watchdog);
+  test_tids_now(&now);
+  long extra = 0;
+  if (test_tids_new(&with_watchdog, &now, &extra))
+    fail_msg("a thread (tid %ld) started while the stuck dispatches ran", extra);
   for (int i = 0; i < N_STUCK + N_FINE; ++i) {
     air_status_t st = air_semaphore_wait(sems[i], 1, 60000000000LL);
     if (i < N_STUCK) {
@@ -332,7 +326,7 @@ static void test_watchdog_concurrent_dispatches(void** state) {
   /* Releasing the device waits for the abandoned kernels and joins the watchdog. */
   air_device_release(dev);
   assert_int_equal(atomic_load(&g.finished), N_STUCK);
-  assert_int_equal(threads_now(), before);
+  test_tids_expect_gone(&before, 10, "air_device_release");
   air_context_destroy(ctx);
 }
 

@@ -1,8 +1,12 @@
 /* threads.c - starting and joining test threads, sleeping. */
 #include "support/threads.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <cmocka.h>
@@ -27,4 +31,58 @@ void test_threads_run(uint32_t n, test_thread_fn_t fn, void* args, size_t size) 
 void test_sleep_us(int64_t us) {
   struct timespec d = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
   nanosleep(&d, NULL);
+}
+
+void test_tids_now(test_tids_t* out) {
+  out->n = 0;
+  DIR* d = opendir("/proc/self/task");
+  assert_non_null(d);
+  for (struct dirent* e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    assert_true(out->n < TEST_TIDS_MAX);
+    out->id[out->n++] = strtol(e->d_name, NULL, 10);
+  }
+  closedir(d);
+}
+
+uint32_t test_tids_new(const test_tids_t* before, const test_tids_t* now, long* first) {
+  uint32_t fresh = 0;
+  for (uint32_t i = 0; i < now->n; ++i) {
+    uint32_t j = 0;
+    while (j < before->n && before->id[j] != now->id[i]) ++j;
+    if (j < before->n) continue;
+    if (!fresh++ && first) *first = now->id[i];
+  }
+  return fresh;
+}
+
+/* The thread's name (/proc/self/task/TID/comm), or "?". */
+static void tid_name(long tid, char* out, size_t cap) {
+  snprintf(out, cap, "?");
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%ld/comm", tid);
+  FILE* f = fopen(path, "r");
+  if (!f) return;
+  if (fgets(out, (int)cap, f)) out[strcspn(out, "\n")] = 0;
+  fclose(f);
+}
+
+void test_tids_expect_gone(const test_tids_t* before, int seconds, const char* what) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  test_tids_t now;
+  long first = 0;
+  uint32_t left;
+  for (;;) {
+    test_tids_now(&now);
+    left = test_tids_new(before, &now, &first);
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if (!left || t.tv_sec - t0.tv_sec >= seconds) break;
+    test_sleep_us(1000);
+  }
+  if (!left) return;
+  char name[64];
+  tid_name(first, name, sizeof name);
+  fail_msg("%u thread(s) started since the test began still run %d s after %s "
+           "(one: tid %ld, \"%s\")", left, seconds, what, first, name);
 }

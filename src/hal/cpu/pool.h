@@ -57,6 +57,11 @@ uint32_t air_pool_threads(const air_pool_t* pool);
  * futex wake and the sleeper's way back onto a core, which on an idle virtual
  * machine (halted vCPUs) is tens of microseconds, not the ~1 us of a spinner. */
 bool air_pool_asleep(const air_pool_t* pool);
+/* The index of the calling thread among `pool`'s workers, or UINT32_MAX when it
+ * is none of them (a thread-local read: no lock, no shared line). Lets
+ * per-worker state (the interpreter's block cache fronts) be touched by its
+ * own thread alone. */
+uint32_t air_pool_self(const air_pool_t* pool);
 /* Tasks queued and not yet taken by a worker (a snapshot). */
 uint32_t air_pool_queued(const air_pool_t* pool);
 

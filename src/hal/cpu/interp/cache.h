@@ -9,11 +9,14 @@
  * larger requests go to the run's allocator. A small class keeps at most 16 MiB
  * of blocks, a large one at most 4096 blocks and 64 MiB; what is freed beyond
  * that goes back to the allocator. Each
- * class is guarded by a spinlock of its own (a push or a pop: a few
- * instructions). A run on the stack (the inline path) uses its prep's cache,
- * shared by the inline runs of that prep (tables.h), or with no prep the
- * allocator directly, as every run does under AddressSanitizer (a use after
- * free stays visible). The floor under the run object: it knows only allocators. */
+ * pool worker has a front of its own before the classes (a short LIFO per
+ * class, no lock); the classes behind it, each under a spinlock of its own,
+ * trade whole lists of blocks with the fronts (cache.c). A run on the stack
+ * (the inline path) uses its prep's cache, shared by the inline runs of that
+ * prep (tables.h; never bound to a pool, so every thread goes to the classes),
+ * or with no prep the allocator directly, as every run does under
+ * AddressSanitizer (a use after free stays visible). The floor under the run
+ * object: it knows allocators, and the pool only to ask which worker is calling. */
 #ifndef AIR_HAL_CPU_INTERP_CACHE_H_
 #define AIR_HAL_CPU_INTERP_CACHE_H_
 
@@ -23,10 +26,16 @@
 #include "air/allocator.h"
 
 typedef struct ix_cache_t ix_cache_t;
+struct air_pool_t;
 
 /* A cache over allocator `a` (NULL when out of memory). */
 ix_cache_t* ix_cache_new(const air_allocator_t* a);
-/* Frees every cached block, then the cache. */
+/* Gives the workers of `pool` a front each (the first call only; later calls,
+ * also with another pool, change nothing: threads that are not the first
+ * pool's workers use the classes). Call before the pool's workers use `c`, as
+ * a run does when it starts; NULL c or out of memory: no fronts. */
+void ix_cache_bind(ix_cache_t* c, const air_allocator_t* a, const struct air_pool_t* pool);
+/* Frees every cached block, the fronts' included, then the cache. */
 void ix_cache_free(ix_cache_t* c, const air_allocator_t* a);
 
 /* `size` bytes from `c` (NULL: straight from `a`), aligned as the allocator

@@ -109,8 +109,9 @@ static void chan_trace(ix_strand_t* s, const ix_chan_t* c, const int64_t* idx,
 
 /* The channel, index, lane (put index p) and receiver rv of a put/get.
  * *ready is false when an index is an air.execute result not yet produced. */
-static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_chan_t** out,
-                            int64_t* idx, uint64_t* pp, uint64_t* prv, bool* ready) {
+static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op,
+                            const ix_oprec_t* rec, ix_chan_t** out, int64_t* idx, uint64_t* pp,
+                            uint64_t* prv, bool* ready) {
   bool put = op->kind == AIR_OP_PUT;
   const char* on = ix_opname(op);
   if (op->flags & AIR_OPF_HAS_DEST)
@@ -118,7 +119,7 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op, ix_cha
                   "%s with dest(...) is not supported: neither the spec nor AIR-TEXT gives it "
                   "a meaning",
                   on);
-  ix_chan_t* c = ix_chan_of(&r->tab, op);
+  ix_chan_t* c = rec && rec->chan ? rec->chan : ix_chan_of(&r->tab, op);
   uint32_t n = op->iaux[0];
   if (!c || op->n_operands < n + 1 || op->n_lists < 3)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,
@@ -167,7 +168,7 @@ bool ix_chan_issue(ix_strand_t* s, ix_env_t* e, const air_op_t* op, uint64_t* ti
   uint64_t p, rv;
   bool ready;
   if (now) *now = false;
-  air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
+  air_status_t st = resolve(r, e, op, ix_oprec(&r->tab, op), &c, idx, &p, &rv, &ready);
   if (st || !ready) {
     air_status_free(st); /* reported again when the op runs */
     return false;
@@ -208,12 +209,19 @@ static void put_fill(ix_xfer_t* x, const ix_pat_t* pat, bool padded, const int64
  * makes every check ix_pat_make would) and written as its 1-d pattern
  * directly, without the general builder: it is on every op's critical path. */
 static air_status_t chan_pat(ix_run_t* r, ix_env_t* e, const air_op_t* op,
-                             const air_memref_t* v, ix_pat_t* pat) {
+                             const ix_oprec_t* rec, const air_memref_t* v, ix_pat_t* pat) {
   int64_t vals[3][IX_MAX_PAT];
   ix_lists_t l;
-  air_status_t st = ix_lists_eval(r, e, op, op->lists, vals, &l);
+  /* The record's lists have their constants folded (oprec.c). */
+  air_status_t st = ix_lists_eval(r, e, op, rec && rec->lists ? rec->lists : op->lists, vals, &l);
   if (st) return st;
   ix_flat_t fl = ix_flat_side_1d(v, &l);
+  /* Any other side that is one contiguous run (a dense view moved whole, a
+   * block of whole rows) is its 1-d pattern too: the same elements in the same
+   * order, and a put moves it into a waiting get with one memmove. Not with
+   * padding, whose lists line up with the pattern's own dimensions. */
+  if (fl.kind == IX_FLAT_ASK && rec && !rec->pads && rec->may_flat)
+    fl = l.n ? ix_flat_side(v, &l) : ix_flat_whole(v);
   if (fl.kind != IX_FLAT_YES) return ix_pat_from(r, op, v, &l, pat);
   pat->base = v->data;
   pat->start = fl.start;
@@ -260,12 +268,13 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   int64_t idx[AIR_MAX_RANK];
   uint64_t p, rv;
   bool ready;
-  air_status_t st = resolve(r, e, op, &c, idx, &p, &rv, &ready);
+  const ix_oprec_t* rec = ix_oprec(&r->tab, op);
+  air_status_t st = resolve(r, e, op, rec, &c, idx, &p, &rv, &ready);
   if (!st && !ready) st = ix_err(r, op, AIR_STATUS_INTERNAL, "channel index not available");
   air_memref_t* v;
   if (!st) st = ix_get_view(r, e, op, op->operands[op->iaux[0]], &v);
   ix_pat_t pat;
-  if (!st) st = chan_pat(r, e, op, v, &pat);
+  if (!st) st = chan_pat(r, e, op, rec, v, &pat);
   /* Padding (pad_before / pad_after) widens what a put sends, as a mem tile's
    * MM2S inserts zeros; a get has nothing to pad. */
   int64_t pb[IX_MAX_PAT], pa[IX_MAX_PAT];

@@ -14,6 +14,7 @@ static ix_env_t* env_init(void* mem, size_t size, const ix_binfo_t* bi, ix_env_t
   if (size > sizeof *e) memset(e->slots, 0, size - sizeof *e);
   atomic_init(&e->refs, refs);
   e->bi = bi;
+  e->depth = bi->depth;
   e->views = (air_memref_t*)((char*)e->slots + bi->n_slots * sizeof(ix_val_t));
   e->pe = pe ? (ix_pe_t*)((char*)e->views + bi->n_views * sizeof(air_memref_t)) : NULL;
   e->up = up;
@@ -76,15 +77,6 @@ bool ix_env_next(ix_run_t* r, ix_env_t** e, const air_block_t* body) {
   return true;
 }
 
-ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
-  if (!v || v >= r->tab.n_values) return NULL;
-  const ix_vinfo_t* vi = &r->tab.vinfo[v];
-  if (vi->slot < 0) return NULL;
-  while (e && e->bi->depth > vi->depth) e = e->up;
-  if (!e || e->bi->depth != vi->depth || (uint32_t)vi->slot >= e->bi->n_slots) return NULL;
-  return &e->slots[vi->slot];
-}
-
 void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
   ix_val_t* s = ix_slot(r, e, v);
   if (!s) return;
@@ -95,7 +87,7 @@ void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
     *s = x;
   } else if (vi->kind == IX_K_MEMREF) {
     /* The slot sits in v's own env: find that env for its view storage. */
-    while (e->bi->depth > vi->depth) e = e->up;
+    while (e->depth > vi->depth) e = e->up;
     air_memref_t* m = &e->views[vi->view];
     if (x.p && x.p != m) *m = *(const air_memref_t*)x.p;
     s->p = x.p ? m : NULL;
@@ -161,8 +153,7 @@ static air_status_t missing(ix_run_t* r, const air_op_t* op, air_vid_t v, const 
 
 air_status_t ix_get_i(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_vid_t v, int64_t* out) {
   ix_val_t* s = ix_slot(r, e, v);
-  if (!s || r->tab.vinfo[v].kind != IX_K_SCALAR || air_elem_is_float(r->tab.vinfo[v].elem))
-    return missing(r, op, v, "integer");
+  if (!s || !r->tab.vinfo[v].is_int) return missing(r, op, v, "integer");
   *out = s->i;
   return NULL;
 }

@@ -17,6 +17,7 @@
 
 typedef struct ix_env_t {
   _Atomic uint32_t refs;
+  uint32_t depth;          /* bi->depth, read on every slot lookup (ix_slot) */
   struct ix_env_t* up;
   const ix_binfo_t* bi;
   ix_pe_t* pe;             /* set for a herd body (allocated with the env) */
@@ -52,8 +53,16 @@ void ix_pe_name_at(ix_pe_t* pe, const air_op_t* herd, const int64_t* id, uint32_
  * body is a compiled unit names itself only when the unit falls back). */
 void ix_pe_name(ix_pe_t* pe);
 
-/* The slot of `v` seen from `e`, or NULL (value not in scope: an internal error). */
-ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v);
+/* The slot of `v` seen from `e`, or NULL (value not in scope: an internal error).
+ * Inline: every operand read of every interpreted op comes through here. */
+static inline ix_val_t* ix_slot(ix_run_t* r, ix_env_t* e, air_vid_t v) {
+  if (!v || v >= r->tab.n_values) return NULL;
+  const ix_vinfo_t* vi = &r->tab.vinfo[v];
+  if (vi->slot < 0) return NULL;
+  while (e && e->depth > vi->depth) e = e->up;
+  if (!e || e->depth != vi->depth || (uint32_t)vi->slot >= e->bi->n_slots) return NULL;
+  return &e->slots[vi->slot];
+}
 /* Stores into v's slot in `e` (its block's env): tokens are referenced, memrefs
  * copied into the env's own view storage. */
 void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x);

@@ -59,9 +59,12 @@ static int op_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_
   return IX_CONT;
 }
 
-/* Dependencies fired and every air.execute result the op reads available. A
- * compiled unit `u` reads what every op under it reads, and may touch memory. */
-static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_cg_unit_t* u) {
+/* Dependencies fired and every air.execute result the op reads available (its
+ * record's guarded values; the walk over its operands and lists when it has no
+ * record). A compiled unit `u` reads what every op under it reads, and may
+ * touch memory. */
+static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const ix_oprec_t* rec,
+                      const air_cg_unit_t* u) {
   ix_run_t* r = s->run;
   if (s->n_extra && (u || !ix_init_free(op))) {
     while (s->n_extra) {
@@ -84,14 +87,17 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air
       if (rc != IX_CONT) return rc;
     }
   }
-  int rc = op_guards(s, e, op, op);
-  if (rc != IX_CONT) return rc;
-  if (op->kind == AIR_OP_GENERIC && op->n_regions && op->regions[0])
-    for (const air_op_t* o = op->regions[0]->first; o; o = o->next)
-      for (uint32_t i = 0; i < o->n_operands; ++i) {
-        rc = guard(s, e, op, o->operands[i]);
-        if (rc != IX_CONT) return rc;
-      }
+  int rc;
+  if (rec) {
+    for (uint32_t i = 0; i < rec->n_guarded; ++i)
+      if ((rc = guard(s, e, op, rec->guarded[i])) != IX_CONT) return rc;
+  } else {
+    if ((rc = op_guards(s, e, op, op)) != IX_CONT) return rc;
+    if (op->kind == AIR_OP_GENERIC && op->n_regions && op->regions[0])
+      for (const air_op_t* o = op->regions[0]->first; o; o = o->next)
+        for (uint32_t i = 0; i < o->n_operands; ++i)
+          if ((rc = guard(s, e, op, o->operands[i])) != IX_CONT) return rc;
+  }
   for (uint32_t i = 0; u && i < u->n_in; ++i) {
     rc = guard(s, e, op, u->in[i]);
     if (rc != IX_CONT) return rc;
@@ -150,21 +156,29 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
     ix_val_t* x = ix_slot(r, e, deps->items[i]);
     if (!x || !x->p || !ix_tok_fired(x->p)) return false;
   }
-  for (uint32_t i = 0; i < op->n_operands; ++i) {
-    air_vid_t v = op->operands[i];
-    if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
-      ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
+  const ix_oprec_t* rec = ix_oprec(&r->tab, op);
+  if (rec) {
+    for (uint32_t i = 0; i < rec->n_guarded; ++i) {
+      ix_val_t* g = ix_slot(r, e, r->tab.vinfo[rec->guarded[i]].guard);
       if (!g || !g->p || !ix_tok_fired(g->p)) return false;
     }
-  }
-  for (uint32_t l = 0; l < op->n_lists; ++l)
-    for (uint32_t i = 0; i < op->lists[l].n; ++i) {
-      air_vid_t v = op->lists[l].items[i].value;
+  } else {
+    for (uint32_t i = 0; i < op->n_operands; ++i) {
+      air_vid_t v = op->operands[i];
       if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
         ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
         if (!g || !g->p || !ix_tok_fired(g->p)) return false;
       }
     }
+    for (uint32_t l = 0; l < op->n_lists; ++l)
+      for (uint32_t i = 0; i < op->lists[l].n; ++i) {
+        air_vid_t v = op->lists[l].items[i].value;
+        if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
+          ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
+          if (!g || !g->p || !ix_tok_fired(g->p)) return false;
+        }
+      }
+  }
   return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || chan_now;
 }
 
@@ -393,9 +407,15 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       break;
     default: break;
   }
-  int rc = wait_ready(s, f->env, op, u);
-  if (rc == IX_CONT && (f->flags & IX_FL_CHAIN) && op->kind == AIR_OP_EXECUTE && op->n_regions)
-    rc = region_guards(s, f->env, op, op->regions[0]);
+  const ix_oprec_t* rec = ix_oprec(&r->tab, op);
+  int rc = wait_ready(s, f->env, op, rec, u);
+  if (rc == IX_CONT && (f->flags & IX_FL_CHAIN) && op->kind == AIR_OP_EXECUTE && op->n_regions) {
+    if (rec)
+      for (uint32_t i = 0; rc == IX_CONT && i < rec->n_rguarded; ++i)
+        rc = guard(s, f->env, op, rec->rguarded[i]);
+    else
+      rc = region_guards(s, f->env, op, op->regions[0]);
+  }
   if (rc != IX_CONT) return rc;
   if (u && (rc = ix_unit_run(s, f, op, u)) != IX_UNIT_FALLBACK) return rc;
   air_status_t st;

@@ -61,6 +61,25 @@ typedef struct ix_flat_t {
   int kind;
 } ix_flat_t;
 
+/* A whole view (`[] [] []`) that is dense row-major, of any rank: IX_FLAT_YES
+ * with its run in a few compares (the whole view lies in its own span, so
+ * ix_pat_make would accept it); IX_FLAT_ASK for anything else. */
+static inline ix_flat_t ix_flat_whole(const air_memref_t* v) {
+  ix_flat_t f = {0, 0, IX_FLAT_ASK};
+  if (!v->data || v->rank > AIR_MAX_RANK) return f;
+  int64_t c = 1, last;
+  for (uint32_t k = v->rank; k-- > 0;) {
+    if (v->sizes[k] <= 0) return f;
+    if (v->sizes[k] != 1 && v->strides[k] != c) return f;
+    if (__builtin_mul_overflow(c, v->sizes[k], &c)) return f;
+  }
+  if (__builtin_add_overflow(v->offset, c - 1, &last)) return f;
+  f.start = v->offset;
+  f.count = c;
+  f.kind = IX_FLAT_YES;
+  return f;
+}
+
 /* Any rank, any list length (out of line). */
 ix_flat_t ix_flat_side(const air_memref_t* v, const ix_lists_t* l);
 

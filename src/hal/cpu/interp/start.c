@@ -392,6 +392,7 @@ air_status_t air_interp_start(const air_interp_desc_t* desc, air_interp_done_fn_
   r->p = desc->program;
   r->ctx = desc->context;
   r->pool = desc->pool;
+  ix_cache_bind(r->cache, &r->alloc, r->pool); /* per-worker fronts (cache.h), first run only */
   r->trace = desc->trace;
   r->watchdog_ns = desc->watchdog_ns;
   r->done = done;

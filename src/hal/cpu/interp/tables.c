@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hal/cpu/interp/oprec.h"
 #include "hal/cpu/interp/overwrite.h"
 #include "hal/cpu/interp/strand.h"
 #include "runtime/base/mem.h"
@@ -272,24 +273,6 @@ static bool attr_int(const air_program_t* p, const air_attr_t* a, int64_t* out) 
   return true;
 }
 
-/* Each put/get nested in `op` to the channel it names, so an op resolves its
- * channel with one hash probe instead of a search by name every time it runs
- * (issue 14: on a channel transfer's critical path). An op naming no declared
- * channel is left out: the op reports it when it runs. */
-static air_status_t map_chan_ops(build_t* b, const air_op_t* op) {
-  if ((op->kind == AIR_OP_PUT || op->kind == AIR_OP_GET) && op->sym) {
-    ix_chan_t* c = ix_find_chan(b->t, op->sym);
-    if (c && !air_ptrmap_put(&b->t->chan_of, b->a, op, c))
-      return AIR_STATUS_OOM(b->a, "channel op table");
-  }
-  for (uint32_t i = 0; i < op->n_regions; ++i)
-    for (const air_op_t* o = op->regions[i]->first; o; o = o->next) {
-      air_status_t st = map_chan_ops(b, o);
-      if (st) return st;
-    }
-  return NULL;
-}
-
 static air_status_t build_chans(build_t* b) {
   ix_tables_t* t = b->t;
   const air_allocator_t* a = b->a;
@@ -355,9 +338,7 @@ static air_status_t build_chans(build_t* b) {
     c->n_recv = (uint32_t)nr;
   }
   qsort(t->chans, t->n_chans, sizeof(ix_chan_t), chan_cmp);
-  air_status_t st = NULL;
-  for (const air_op_t* o = body->first; o && !st; o = o->next) st = map_chan_ops(b, o);
-  return st;
+  return NULL;
 }
 
 /*---------------------------------------------------------------------------*/
@@ -376,6 +357,7 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
     const air_type_info_t* ti = air_ir_type(p, p->values[v].type);
     vi->kind = kind_of(p, p->values[v].type);
     vi->elem = (uint8_t)ti->elem;
+    vi->is_int = vi->kind == IX_K_SCALAR && !air_elem_is_float((air_elem_kind_t)ti->elem);
   }
   const air_block_t* body = p->module->n_regions ? p->module->regions[0] : NULL;
   if (!body) return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "program has no body");
@@ -414,7 +396,10 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
       t->binfos[i].flat = !t->binfos[i].pure && flat_block(t, p, t->binfos[i].block, 0);
     }
   }
-  return build_chans(&b);
+  st = build_chans(&b);
+  /* Each put/get's channel is in its op record: resolved with one hash probe,
+   * not a search by name every time it runs (issue 14). */
+  return st ? st : ix_oprecs_build(t, a, p);
 }
 
 void ix_tables_free(ix_tables_t* t, const air_allocator_t* a) {
@@ -424,7 +409,7 @@ void ix_tables_free(ix_tables_t* t, const air_allocator_t* a) {
   air_mem_free(a, (void*)t->funcs);
   air_mem_free(a, t->chans);
   air_ptrmap_free(&t->blocks, a);
-  air_ptrmap_free(&t->chan_of, a);
+  ix_oprecs_free(t, a);
   memset(t, 0, sizeof *t);
 }
 
@@ -443,8 +428,8 @@ const air_op_t* ix_find_func(const ix_tables_t* t, const char* name) {
 }
 
 ix_chan_t* ix_chan_of(const ix_tables_t* t, const air_op_t* op) {
-  ix_chan_t* c = t->chan_of.n ? air_ptrmap_get(&t->chan_of, op) : NULL;
-  return c ? c : op->sym ? ix_find_chan(t, op->sym) : NULL;
+  const ix_oprec_t* rec = ix_oprec(t, op);
+  return rec && rec->chan ? rec->chan : op->sym ? ix_find_chan(t, op->sym) : NULL;
 }
 
 ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name) {

@@ -56,6 +56,11 @@ ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name);
 /* The channel put/get `op` names (resolved when the tables were built), or NULL. */
 ix_chan_t* ix_chan_of(const ix_tables_t* t, const air_op_t* op);
 
+/* The record of `op` (oprec.c), or NULL for an op outside the program. */
+static inline const ix_oprec_t* ix_oprec(const ix_tables_t* t, const air_op_t* op) {
+  return (const ix_oprec_t*)air_ptrmap_get(&t->recs, op);
+}
+
 /* A kept run of the prep, or NULL; ix_prep_keep offers a finished one back
  * (false: the prep has enough, destroy it). */
 ix_run_t* ix_prep_take_run(air_interp_prep_t* pr);

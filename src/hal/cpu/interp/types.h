@@ -47,6 +47,7 @@ typedef struct ix_vinfo_t {
   uint32_t depth;   /* lexical depth of the defining block */
   uint8_t kind;     /* IX_K_* */
   uint8_t elem;     /* scalar / element type */
+  bool is_int;      /* a scalar of an integer (or index) type: what ix_get_i reads */
   air_vid_t guard;  /* air.execute token that makes this result available, or 0 */
   bool overwritten; /* a memref.alloc result written whole before any read: not zeroed (overwrite.h) */
 } ix_vinfo_t;
@@ -95,6 +96,31 @@ typedef struct ix_pe_t {
 /* A declared channel (tables.c builds them; channel.c moves data). */
 typedef struct ix_chan_t ix_chan_t;
 
+/* Per op (oprec.c): what the hot path needs of an op, worked out once per
+ * program so running it is not a walk over its operand and index lists. */
+typedef struct ix_oprec_t {
+  /* The operands and index-list values that are air.execute results, in the
+   * order loop.c checks them (operands, then lists; for a linalg.generic also
+   * its region ops' operands): the only ones a guard can hold back. */
+  const air_vid_t* guarded;
+  uint32_t n_guarded;
+  /* (air.execute) the same over every op of its region, nested regions in
+   * program order: what a chained execute waits for before it starts. */
+  const air_vid_t* rguarded;
+  uint32_t n_rguarded;
+  /* (channel put/get) the channel it names, NULL when none is declared. */
+  ix_chan_t* chan;
+  /* (channel put/get, lists present) op->lists[0..2] with every entry that is
+   * an integer arith.constant folded to its literal: constant offsets, sizes
+   * and strides are not looked up through the environments each time. */
+  const air_ixlist_t* lists;
+  /* (channel put/get) pad_before or pad_after written. */
+  bool pads;
+  /* (channel put/get) false when its constant sizes and strides show the side
+   * is never one contiguous run, whatever the view (chan_pat skips the test). */
+  bool may_flat;
+} ix_oprec_t;
+
 /* What every run of one program derives from it (tables.c), read-only while
  * runs use it: a run made with a prep borrows the prep's. */
 typedef struct ix_tables_t {
@@ -111,7 +137,10 @@ typedef struct ix_tables_t {
    * every async op's result must be a token of its own (no op of the program
    * runs in its issuer's strand with the shared fired token, chain.h). */
   bool affinity;
-  air_ptrmap_t chan_of;    /* put/get op -> the ix_chan_t* it names (resolved once) */
+  air_ptrmap_t recs;       /* op -> its ix_oprec_t (oprec.c) */
+  ix_oprec_t* oprecs;      /* every op's record */
+  uint32_t n_oprecs;
+  void* oprec_mem;         /* the records' vid and list storage, one block */
 } ix_tables_t;
 
 #endif /* AIR_HAL_CPU_INTERP_TYPES_H_ */

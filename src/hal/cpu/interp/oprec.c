@@ -168,3 +168,17 @@ void ix_oprecs_free(ix_tables_t* t, const air_allocator_t* a) {
   t->oprecs = NULL;
   t->n_oprecs = 0;
 }
+
+ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name) {
+  uint32_t lo = 0, hi = t->n_chans;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    int c = strcmp(t->chans[mid].name, name);
+    if (!c) return &t->chans[mid];
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return NULL;
+}

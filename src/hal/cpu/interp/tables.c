@@ -432,20 +432,6 @@ ix_chan_t* ix_chan_of(const ix_tables_t* t, const air_op_t* op) {
   return rec && rec->chan ? rec->chan : op->sym ? ix_find_chan(t, op->sym) : NULL;
 }
 
-ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name) {
-  uint32_t lo = 0, hi = t->n_chans;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    int c = strcmp(t->chans[mid].name, name);
-    if (!c) return &t->chans[mid];
-    if (c < 0)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return NULL;
-}
-
 /*---------------------------------------------------------------------------*/
 /* Preps                                                                     */
 /*---------------------------------------------------------------------------*/

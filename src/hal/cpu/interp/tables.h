@@ -51,8 +51,6 @@ void ix_tables_free(ix_tables_t* t, const air_allocator_t* a);
 
 /* The module func named `name`, or NULL. */
 const air_op_t* ix_find_func(const ix_tables_t* t, const char* name);
-/* The channel named `name`, or NULL. */
-ix_chan_t* ix_find_chan(const ix_tables_t* t, const char* name);
 /* The channel put/get `op` names (resolved when the tables were built), or NULL. */
 ix_chan_t* ix_chan_of(const ix_tables_t* t, const air_op_t* op);
 

@@ -34,6 +34,7 @@
 #include "hal/futex.h"
 #include "hal/trace_impl.h"
 #include "runtime/base/mem.h"
+#include "runtime/base/status_util.h"
 
 static int guard(ix_strand_t* s, ix_env_t* e, const air_op_t* op, air_vid_t v) {
   ix_run_t* r = s->run;
@@ -44,25 +45,9 @@ static int guard(ix_strand_t* s, ix_env_t* e, const air_op_t* op, air_vid_t v) {
   return ix_tok_fired(t) ? IX_CONT : ix_park_tok(s, t, IX_WHY_VALUE, op, v);
 }
 
-/* Guards every operand and index-list value of `o` for `op` (guard above):
- * `op` itself before it runs, or an op inside a chain execute's region. */
-static int op_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_op_t* o) {
-  for (uint32_t i = 0; i < o->n_operands; ++i) {
-    int rc = guard(s, e, op, o->operands[i]);
-    if (rc != IX_CONT) return rc;
-  }
-  for (uint32_t l = 0; l < o->n_lists; ++l)
-    for (uint32_t i = 0; i < o->lists[l].n; ++i) {
-      int rc = guard(s, e, op, o->lists[l].items[i].value);
-      if (rc != IX_CONT) return rc;
-    }
-  return IX_CONT;
-}
-
 /* Dependencies fired and every air.execute result the op reads available (its
- * record's guarded values; the walk over its operands and lists when it has no
- * record). A compiled unit `u` reads what every op under it reads, and may
- * touch memory. */
+ * record's guarded values). A compiled unit `u` reads what every op under it
+ * reads, and may touch memory. */
 static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const ix_oprec_t* rec,
                       const air_cg_unit_t* u) {
   ix_run_t* r = s->run;
@@ -88,34 +73,15 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const ix_
     }
   }
   int rc;
-  if (rec) {
-    for (uint32_t i = 0; i < rec->n_guarded; ++i)
-      if ((rc = guard(s, e, op, rec->guarded[i])) != IX_CONT) return rc;
-  } else {
-    if ((rc = op_guards(s, e, op, op)) != IX_CONT) return rc;
-    if (op->kind == AIR_OP_GENERIC && op->n_regions && op->regions[0])
-      for (const air_op_t* o = op->regions[0]->first; o; o = o->next)
-        for (uint32_t i = 0; i < o->n_operands; ++i)
-          if ((rc = guard(s, e, op, o->operands[i])) != IX_CONT) return rc;
-  }
+  /* Every op under the module body has one (oprec.c, built with the tables). */
+  if (!rec)
+    return ix_failed(s, AIR_STATUS(&r->alloc, AIR_STATUS_INTERNAL,
+                                   "interpreter: no op record for '%s'", air_opkind_name(op->kind)));
+  for (uint32_t i = 0; i < rec->n_guarded; ++i)
+    if ((rc = guard(s, e, op, rec->guarded[i])) != IX_CONT) return rc;
   for (uint32_t i = 0; u && i < u->n_in; ++i) {
     rc = guard(s, e, op, u->in[i]);
     if (rc != IX_CONT) return rc;
-  }
-  return IX_CONT;
-}
-
-/* The air.execute results read anywhere in `b` (an air.execute region that
- * parks only on those, binfo calm) are available: a chain op waits for them
- * before its region starts, where a stall can release it (chain.h). */
-static int region_guards(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const air_block_t* b) {
-  for (const air_op_t* o = b ? b->first : NULL; o; o = o->next) {
-    int rc = op_guards(s, e, op, o);
-    if (rc != IX_CONT) return rc;
-    for (uint32_t i = 0; i < o->n_regions; ++i) {
-      rc = region_guards(s, e, op, o->regions[i]);
-      if (rc != IX_CONT) return rc;
-    }
   }
   return IX_CONT;
 }
@@ -157,27 +123,10 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
     if (!x || !x->p || !ix_tok_fired(x->p)) return false;
   }
   const ix_oprec_t* rec = ix_oprec(&r->tab, op);
-  if (rec) {
-    for (uint32_t i = 0; i < rec->n_guarded; ++i) {
-      ix_val_t* g = ix_slot(r, e, r->tab.vinfo[rec->guarded[i]].guard);
-      if (!g || !g->p || !ix_tok_fired(g->p)) return false;
-    }
-  } else {
-    for (uint32_t i = 0; i < op->n_operands; ++i) {
-      air_vid_t v = op->operands[i];
-      if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
-        ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
-        if (!g || !g->p || !ix_tok_fired(g->p)) return false;
-      }
-    }
-    for (uint32_t l = 0; l < op->n_lists; ++l)
-      for (uint32_t i = 0; i < op->lists[l].n; ++i) {
-        air_vid_t v = op->lists[l].items[i].value;
-        if (v && v < r->tab.n_values && r->tab.vinfo[v].guard) {
-          ix_val_t* g = ix_slot(r, e, r->tab.vinfo[v].guard);
-          if (!g || !g->p || !ix_tok_fired(g->p)) return false;
-        }
-      }
+  if (!rec) return false; /* wait_ready reports it */
+  for (uint32_t i = 0; i < rec->n_guarded; ++i) {
+    ix_val_t* g = ix_slot(r, e, r->tab.vinfo[rec->guarded[i]].guard);
+    if (!g || !g->p || !ix_tok_fired(g->p)) return false;
   }
   return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || chan_now;
 }
@@ -410,11 +359,8 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   const ix_oprec_t* rec = ix_oprec(&r->tab, op);
   int rc = wait_ready(s, f->env, op, rec, u);
   if (rc == IX_CONT && (f->flags & IX_FL_CHAIN) && op->kind == AIR_OP_EXECUTE && op->n_regions) {
-    if (rec)
-      for (uint32_t i = 0; rc == IX_CONT && i < rec->n_rguarded; ++i)
-        rc = guard(s, f->env, op, rec->rguarded[i]);
-    else
-      rc = region_guards(s, f->env, op, op->regions[0]);
+    for (uint32_t i = 0; rc == IX_CONT && i < rec->n_rguarded; ++i) /* rec: wait_ready */
+      rc = guard(s, f->env, op, rec->rguarded[i]);
   }
   if (rc != IX_CONT) return rc;
   if (u && (rc = ix_unit_run(s, f, op, u)) != IX_UNIT_FALLBACK) return rc;

@@ -38,7 +38,7 @@ static void add_vid(rb_t* b, air_vid_t v) {
   b->n_vids++;
 }
 
-/* `o`'s operands and list values with a guard, as loop.c's op_guards meets them. */
+/* `o`'s operands and list values with a guard (loop.c wait_ready guards them). */
 static void add_own(rb_t* b, const air_op_t* o) {
   for (uint32_t i = 0; i < o->n_operands; ++i)
     if (guarded(b->t, o->operands[i])) add_vid(b, o->operands[i]);
@@ -47,7 +47,7 @@ static void add_own(rb_t* b, const air_op_t* o) {
       if (guarded(b->t, o->lists[l].items[i].value)) add_vid(b, o->lists[l].items[i].value);
 }
 
-/* Every op of `blk`, nested regions after their op (loop.c region_guards). */
+/* Every op of `blk`, nested regions after their op (a chained execute's region: loop.c exec). */
 static void add_region(rb_t* b, const air_block_t* blk) {
   for (const air_op_t* o = blk ? blk->first : NULL; o; o = o->next) {
     add_own(b, o);

@@ -203,6 +203,18 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   ix_env_t* env = f->env;
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
+  if (io && !sync && !(f->flags & IX_FL_SPREAD) && chainable(s, op, true) &&
+      ready_now(s, env, op, true, true)) {
+    /* A chain op with everything it waits for fired (in a chained strand its
+     * dependencies are the earlier chain ops: nearly always): it runs now, so
+     * its ticket is taken as it runs, in the same lane lock as its transfer
+     * (ix_chan_io takes one for an op without), still in issue order, and
+     * resolving the op, the lane lookup, the lock round trip of an issue and
+     * the strand loop's pass over the op (wait_ready) happen once. Parked in
+     * its transfer, it is where a chain op whose issue took the ticket parks. */
+    int rc = ix_chain_push(s, f, op, &cf);
+    return rc == IX_CONT ? ix_chan_io(s, ix_top(s), op) : rc;
+  }
   bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
   if (io && ix_chan_issue(s, env, op, &cf, &chan_now)) cf.tk_op = op;
   if (!sync) {

@@ -62,7 +62,7 @@ static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t dep
   for (const air_op_t* o = blk->first; o; o = o->next) {
     for (uint32_t i = 0; i < o->n_results; ++i) assign(t, bi, o->results[i], depth);
     if (o->kind == AIR_OP_ALLOC && o->n_results == 1 && o->results[0] < t->n_values)
-      t->vinfo[o->results[0]].overwritten = ix_alloc_overwritten(o);
+      t->vinfo[o->results[0]].overwritten = ix_alloc_overwritten(b->p, o);
   }
   for (const air_op_t* o = blk->first; o; o = o->next)
     AIR_RETURN_IF_ERROR(build_op(b, o, depth + 1, next));

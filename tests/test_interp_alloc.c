@@ -343,10 +343,83 @@ static void test_stale_never_read(void** state) {
   air_program_destroy(p);
 }
 
+/*---------------------------------------------------------------------------*/
+
+/* More allocs live at once than the run's small table holds (memref.c keeps
+ * the first 16 there, the rest in a map): each keeps its own data, deallocs in
+ * a scattered order find them in either place, the ones never freed are freed
+ * when the run ends (ASan's leak check), and a double free or the free of an
+ * argument is still an error, whichever place the block was in. */
+enum { MANY = 24 };
+
+static char* many_program(const char* extra) {
+  size_t cap = 16384, n = 0;
+  char* s = malloc(cap);
+  if (!s) return NULL;
+#define PUT(...) n += (size_t)snprintf(s + n, cap - n, __VA_ARGS__)
+  PUT("func.func @many(%%in: " T ", %%out: memref<%dxf32>) {\n", MANY * 64);
+  PUT("  %%c0 = arith.constant 0 : index\n  %%c1 = arith.constant 1 : index\n");
+  PUT("  %%c64 = arith.constant 64 : index\n");
+  for (int k = 0; k < MANY; ++k) {
+    PUT("  %%b%d = memref.alloc() : " T "\n", k);
+    PUT("  air.dma_memcpy_nd (%%b%d[] [] [], %%in[] [] []) : (" T ", " T ")\n", k);
+    PUT("  %%v%d = arith.constant %d.0 : f32\n", k, k);
+    PUT("  memref.store %%v%d, %%b%d[%%c0] : " T "\n", k, k);
+  }
+  for (int j = 0; j < MANY; ++j) {
+    int k = (j * 7) % MANY; /* 7 is prime to 24: every buffer once */
+    PUT("  %%o%d = arith.constant %d : index\n", k, k * 64);
+    PUT("  air.dma_memcpy_nd (%%out[%%o%d] [%%c64] [%%c1], %%b%d[] [] []) : (memref<%dxf32>, " T
+        ")\n",
+        k, k, MANY * 64);
+    if (k % 5 != 4) PUT("  memref.dealloc %%b%d : " T "\n", k);
+  }
+  PUT("%s  return\n}\n", extra);
+#undef PUT
+  return s;
+}
+
+static void test_many_live(void** state) {
+  test_exec_t* x = *state;
+  float in[64], out[MANY * 64];
+  for (int i = 0; i < 64; ++i) in[i] = (float)(i + 100);
+  /* 0: all good; 1: a block that was in the table freed twice; 2: one that
+   * was in the map freed twice; 3: an argument freed. */
+  static const char* const extra[] = {"", "  memref.dealloc %b0 : " T "\n",
+                                      "  memref.dealloc %b23 : " T "\n",
+                                      "  memref.dealloc %in : " T "\n"};
+  for (int c = 0; c < 4; ++c) {
+    char* text = many_program(extra[c]);
+    assert_non_null(text);
+    air_program_t* p = test_load_text(x->ctx, "many.mlir", text);
+    free(text);
+    for (int way = 0; way < TEST_N_WAYS; ++way)
+      for (int rep = 0; rep < 3; ++rep) {
+        memset(out, 0xff, sizeof out);
+        air_arg_t args[2] = {test_mref(in, AIR_ELEM_F32, 1, (int64_t)64),
+                             test_mref(out, AIR_ELEM_F32, 1, (int64_t)(MANY * 64))};
+        air_status_t st = test_exec_run_way(x, p, "many", args, 2, way);
+        if (c == 0) test_check(st);
+        else
+          test_expect_status(st, AIR_STATUS_FAILED_PRECONDITION,
+                             c < 3 ? "already freed" : "did not return");
+        for (int k = 0; k < MANY; ++k)
+          for (int i = 0; i < 64; ++i) {
+            float want = i ? in[i] : (float)k;
+            if (out[k * 64 + i] != want)
+              fail_msg("case %d way %d: out[%d][%d] = %g, not %g", c, way, k, i, out[k * 64 + i],
+                       want);
+          }
+      }
+    air_program_destroy(p);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_rule, test_exec_setup, test_exec_teardown),
       cmocka_unit_test_setup_teardown(test_stale_never_read, test_exec_setup, test_exec_teardown),
+      cmocka_unit_test_setup_teardown(test_many_live, test_exec_setup, test_exec_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,16 +24,63 @@ static void* elem_ptr(const air_memref_t* v, const int64_t* idx, uint32_t n) {
 /*---------------------------------------------------------------------------*/
 
 /* Every memref.alloc is recorded so a program that forgets to dealloc (or fails
- * half-way) still frees it when the run ends. The bytes come from the run's
- * cache (cache.h): a run recycled by its prep finds its buffers already mapped
- * and touched. The block's size sits in the 8 bytes before the 64-byte-aligned
- * data. */
+ * half-way) still frees it when the run ends, and a dealloc of anything else is
+ * an error. The bytes come from the run's cache (cache.h): a run recycled by its
+ * prep finds its buffers already mapped and touched. The block's size sits in
+ * the 8 bytes before the 64-byte-aligned data. */
 static size_t alloc_block(size_t bytes) { return bytes + 72; }
 
 static void alloc_put(ix_run_t* r, void* data, void* raw) {
   uint64_t bytes;
   memcpy(&bytes, (char*)data - 8, 8);
   ix_cache_put(r->cache, &r->alloc, raw, alloc_block((size_t)bytes));
+}
+
+/* The record of live allocs (issue 14, session 8). A run has a few live at a
+ * time (an elementwise herd tile 3, matmul_4x4's k-steps a dozen or two), and
+ * deallocs come mostly in reverse order: the first IX_LIVE sit in a small table
+ * in the run, searched from its end, the rest in the `allocs` map. Both under a
+ * spinlock held for a few dozen instructions (the map's growth aside, which
+ * only runs beyond IX_LIVE live allocs): the pthread mutex and the map's hashing
+ * had cost ~220 instructions per alloc/dealloc pair. */
+static void live_lock(ix_run_t* r) {
+  while (atomic_flag_test_and_set_explicit(&r->held_lock, memory_order_acquire)) {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+  }
+}
+static void live_unlock(ix_run_t* r) {
+  atomic_flag_clear_explicit(&r->held_lock, memory_order_release);
+}
+
+static bool live_add(ix_run_t* r, void* data, void* raw) {
+  live_lock(r);
+  bool ok = true;
+  if (r->n_held < IX_LIVE)
+    r->held[r->n_held++] = (ix_live_t){data, raw};
+  else
+    ok = air_ptrmap_put(&r->allocs, &r->alloc, data, raw);
+  live_unlock(r);
+  return ok;
+}
+
+/* Takes `data` off the record: its block, or NULL when it is not live. */
+static void* live_take(ix_run_t* r, const void* data) {
+  void* raw = NULL;
+  live_lock(r);
+  for (uint32_t i = r->n_held; i-- > 0;)
+    if (r->held[i].data == data) {
+      raw = r->held[i].raw;
+      r->held[i] = r->held[--r->n_held];
+      break;
+    }
+  if (!raw && r->allocs.n) {
+    raw = air_ptrmap_get(&r->allocs, data);
+    if (raw) air_ptrmap_del(&r->allocs, data);
+  }
+  live_unlock(r);
+  return raw;
 }
 
 /* The view and byte count a memref.alloc makes (also rank.c's symmetric alloc). */
@@ -79,11 +126,20 @@ static air_status_t op_alloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
   return st;
 }
 
+/* The view is written into `out` at once (it is ~150 bytes), data last: a
+ * failed alloc leaves `out` unspecified. A static shape comes from the tables
+ * (tables.c build_shapes), not from the type each time. */
 air_status_t ix_alloc_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_memref_t* out) {
-  air_memref_t m;
   size_t bytes;
-  air_status_t st = ix_alloc_shape(r, e, op, &m, &bytes);
-  if (st) return st;
+  const ix_vinfo_t* vi = &r->tab.vinfo[op->results[0]];
+  if (vi->shape) {
+    const ix_shape_t* sh = &r->tab.shapes[vi->shape - 1];
+    *out = sh->view;
+    bytes = sh->bytes;
+  } else {
+    air_status_t st = ix_alloc_shape(r, e, op, out, &bytes);
+    if (st) return st;
+  }
   char* raw = ix_cache_get(r->cache, &r->alloc, alloc_block(bytes));
   if (!raw)
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory (%zu bytes)",
@@ -93,16 +149,12 @@ air_status_t ix_alloc_view(ix_run_t* r, ix_env_t* e, const air_op_t* op, air_mem
   memcpy(data - 8, &size64, 8);
   /* Fresh memory reads as zeros, unless the program writes it all before any
    * read (tables.c, overwrite.h). */
-  if (!r->tab.vinfo[op->results[0]].overwritten) memset(data, 0, bytes);
-  pthread_mutex_lock(&r->mem_lock);
-  bool ok = air_ptrmap_put(&r->allocs, &r->alloc, data, raw);
-  pthread_mutex_unlock(&r->mem_lock);
-  if (!ok) {
+  if (!vi->overwritten) memset(data, 0, bytes);
+  if (!live_add(r, data, raw)) {
     alloc_put(r, data, raw);
     return ix_err(r, op, AIR_STATUS_RESOURCE_EXHAUSTED, "memref.alloc: out of memory");
   }
-  m.data = data;
-  *out = m;
+  out->data = data;
   return NULL;
 }
 
@@ -113,10 +165,7 @@ static air_status_t op_dealloc(ix_run_t* r, ix_env_t* e, const air_op_t* op) {
 }
 
 air_status_t ix_dealloc_view(ix_run_t* r, const air_op_t* op, const air_memref_t* v) {
-  pthread_mutex_lock(&r->mem_lock);
-  void* raw = air_ptrmap_get(&r->allocs, v->data);
-  if (raw) air_ptrmap_del(&r->allocs, v->data);
-  pthread_mutex_unlock(&r->mem_lock);
+  void* raw = v->data ? live_take(r, v->data) : NULL;
   if (!raw)
     return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION,
                   "memref.dealloc of memory that memref.alloc did not return or that was "
@@ -126,6 +175,8 @@ air_status_t ix_dealloc_view(ix_run_t* r, const air_op_t* op, const air_memref_t
 }
 
 void ix_allocs_free(ix_run_t* r) {
+  for (uint32_t i = 0; i < r->n_held; ++i) alloc_put(r, r->held[i].data, r->held[i].raw);
+  r->n_held = 0;
   air_ptrmap_t* m = &r->allocs;
   for (uint32_t i = 0; i < m->cap; ++i) { /* live keys: neither NULL nor (void*)1 (ptrmap.h) */
     const void* k = m->keys[i];

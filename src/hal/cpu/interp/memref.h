@@ -1,6 +1,6 @@
 /* memref.h - the memref op family: alloc, dealloc, load, store (and affine
  * forms), subview, the reshapes, memref.copy. Handlers compute and never park.
- * Every memref.alloc is recorded in the run (r->allocs) so a program that
+ * Every memref.alloc is recorded in the run (r->held, r->allocs) so a program that
  * forgets to dealloc, or fails half-way, still frees it when the run ends. */
 #ifndef AIR_HAL_CPU_INTERP_MEMREF_H_
 #define AIR_HAL_CPU_INTERP_MEMREF_H_

@@ -45,6 +45,13 @@ typedef struct ix_hooks_t {
   void (*run_inline)(struct ix_strand_t* s);
 } ix_hooks_t;
 
+/* A live memref.alloc block: its data and the block it sits in (memref.c). */
+enum { IX_LIVE = 16 };
+typedef struct ix_live_t {
+  void* data;
+  void* raw;
+} ix_live_t;
+
 /* Layout (issue 14, session 7): the run lock, the memory lock and the counts
  * written under the run lock each sit between padding of a cache line, so the
  * fields every op reads (the cache, the pool, the program's tables, `failing`)
@@ -90,7 +97,12 @@ struct ix_run_t {
   struct ix_space_t* root_space;
 
   char pad_allocs[64];
-  air_ptrmap_t allocs;     /* memref.alloc data -> raw allocation (under mem_lock) */
+  /* The live memref.alloc blocks (memref.c): the first IX_LIVE in `held`, the
+   * rest in `allocs`, all under held_lock. */
+  atomic_flag held_lock;
+  uint32_t n_held;
+  ix_live_t held[IX_LIVE];
+  air_ptrmap_t allocs;     /* memref.alloc data -> raw allocation (under held_lock) */
   air_ptrmap_t globals;    /* memref.global op -> its raw buffer (under mem_lock) */
   char pad_allocs_end[64];
 

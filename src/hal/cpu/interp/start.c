@@ -287,6 +287,8 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   r.status = NULL;
   r.done_called = false;
   r.spaces = r.root_space = NULL;
+  atomic_flag_clear(&r.held_lock);
+  r.n_held = 0;
   r.allocs = (air_ptrmap_t){0};
   r.globals = (air_ptrmap_t){0};
   r.watched = NULL;
@@ -350,7 +352,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
     r.status = AIR_STATUS(&r.alloc, AIR_STATUS_INTERNAL,
                           "@%s: an inline run left its environment referenced",
                           d->entry->sym ? d->entry->sym : "?");
-  if (r.allocs.cap) ix_allocs_free(&r);
+  if (r.n_held || r.allocs.cap) ix_allocs_free(&r);
   if (r.globals.cap) ix_globals_free(&r);
   if (st) return st; /* as on the pool path: nothing started, no outcome */
   *run_status = r.status;

@@ -62,7 +62,7 @@ static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t dep
   for (const air_op_t* o = blk->first; o; o = o->next) {
     for (uint32_t i = 0; i < o->n_results; ++i) assign(t, bi, o->results[i], depth);
     if (o->kind == AIR_OP_ALLOC && o->n_results == 1 && o->results[0] < t->n_values)
-      t->vinfo[o->results[0]].overwritten = ix_alloc_overwritten(o);
+      t->vinfo[o->results[0]].overwritten = ix_alloc_overwritten(b->p, o);
   }
   for (const air_op_t* o = blk->first; o; o = o->next)
     AIR_RETURN_IF_ERROR(build_op(b, o, depth + 1, next));
@@ -345,6 +345,50 @@ static air_status_t build_chans(build_t* b) {
 /* Building and lookups                                                      */
 /*---------------------------------------------------------------------------*/
 
+/* The view and bytes of a memref.alloc result `v` of static shape, as
+ * memref.c's ix_alloc_shape makes them each time for the others: row-major,
+ * at most 2^40 elements. False: computed per run. */
+static bool static_shape(const air_program_t* p, air_vid_t v, ix_shape_t* out) {
+  const air_value_info_t* vi = &p->values[v];
+  if (!vi->def || vi->def->kind != AIR_OP_ALLOC || vi->index != 0 || vi->def->n_operands)
+    return false;
+  const air_type_info_t* t = air_ir_type(p, vi->type);
+  if (t->kind != AIR_TYPE_MEMREF || t->unranked || t->rank > AIR_MAX_RANK) return false;
+  memset(out, 0, sizeof *out);
+  out->view.elem = t->elem;
+  out->view.rank = t->rank;
+  uint64_t count = 1;
+  for (uint32_t k = 0; k < t->rank; ++k) {
+    int64_t d = t->shape[k];
+    if (d < 0 || __builtin_mul_overflow(count, (uint64_t)d, &count) ||
+        count > (UINT64_C(1) << 40))
+      return false;
+    out->view.sizes[k] = d;
+  }
+  int64_t stride = 1;
+  for (uint32_t k = t->rank; k-- > 0;) {
+    out->view.strides[k] = stride;
+    stride *= out->view.sizes[k] ? out->view.sizes[k] : 1;
+  }
+  out->bytes = (size_t)count * air_elem_size(t->elem);
+  return true;
+}
+
+/* Every memref.alloc of static shape gets its view once (vinfo.shape): an
+ * alloc then copies it instead of reading its type each run (issue 14). */
+static air_status_t build_shapes(ix_tables_t* t, const air_allocator_t* a,
+                                 const air_program_t* p) {
+  uint32_t n = 0;
+  for (uint32_t v = 0; v < p->n_values; ++v)
+    if (p->values[v].def && p->values[v].def->kind == AIR_OP_ALLOC) ++n;
+  if (!n) return NULL;
+  t->shapes = air_mem_alloc(a, (size_t)n * sizeof *t->shapes);
+  if (!t->shapes) return AIR_STATUS_OOM(a, "alloc shapes");
+  for (uint32_t v = 0; v < p->n_values && t->n_shapes < n; ++v)
+    if (static_shape(p, v, &t->shapes[t->n_shapes])) t->vinfo[v].shape = ++t->n_shapes;
+  return NULL;
+}
+
 air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air_program_t* p) {
   memset(t, 0, sizeof *t);
   build_t b = {t, a, p};
@@ -359,6 +403,7 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
     vi->elem = (uint8_t)ti->elem;
     vi->is_int = vi->kind == IX_K_SCALAR && !air_elem_is_float((air_elem_kind_t)ti->elem);
   }
+  AIR_RETURN_IF_ERROR(build_shapes(t, a, p));
   const air_block_t* body = p->module->n_regions ? p->module->regions[0] : NULL;
   if (!body) return AIR_STATUS(a, AIR_STATUS_INVALID_ARGUMENT, "program has no body");
   uint32_t nb = 0, nf = 0;
@@ -406,6 +451,7 @@ void ix_tables_free(ix_tables_t* t, const air_allocator_t* a) {
   for (uint32_t i = 0; t->binfos && i < t->n_binfos; ++i) air_mem_free(a, t->binfos[i].kinds);
   air_mem_free(a, t->binfos);
   air_mem_free(a, t->vinfo);
+  air_mem_free(a, t->shapes);
   air_mem_free(a, (void*)t->funcs);
   air_mem_free(a, t->chans);
   air_ptrmap_free(&t->blocks, a);

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "air/kernel.h"
 #include "runtime/base/ptrmap.h"
 #include "runtime/ir/ir.h"
 
@@ -50,7 +51,15 @@ typedef struct ix_vinfo_t {
   bool is_int;      /* a scalar of an integer (or index) type: what ix_get_i reads */
   air_vid_t guard;  /* air.execute token that makes this result available, or 0 */
   bool overwritten; /* a memref.alloc result written whole before any read: not zeroed (overwrite.h) */
+  uint32_t shape;   /* a memref.alloc result of static shape: 1 + its index in tables.shapes, else 0 */
 } ix_vinfo_t;
+
+/* What a memref.alloc of static shape gives, computed once per program
+ * (tables.c): its view (data NULL) and its byte count. */
+typedef struct ix_shape_t {
+  air_memref_t view;
+  size_t bytes;
+} ix_shape_t;
 
 /* Per block. Run-owned (or prep-owned), so teardown never needs the program. */
 typedef struct ix_binfo_t {
@@ -141,6 +150,8 @@ typedef struct ix_tables_t {
   ix_oprec_t* oprecs;      /* every op's record */
   uint32_t n_oprecs;
   void* oprec_mem;         /* the records' vid and list storage, one block */
+  ix_shape_t* shapes;      /* the static memref.alloc shapes (vinfo.shape) */
+  uint32_t n_shapes;
 } ix_tables_t;
 
 #endif /* AIR_HAL_CPU_INTERP_TYPES_H_ */

@@ -251,34 +251,25 @@ int air_bench_arena_pack(int argc, char** argv) {
   }
   free(paths);
 
-  struct {
-    const char* name;
-    air_pack_buffer_t* bufs;
-    size_t n;
-  } gen[8];
-  gen[0].name = "random-1k";
-  gen[0].bufs = pack_gen_random(1000, 1, &gen[0].n);
-  gen[1].name = "random-10k";
-  gen[1].bufs = pack_gen_random(10000, 2, &gen[1].n);
-  gen[2].name = "cnn";
-  gen[2].bufs = pack_gen_cnn(3, &gen[2].n);
-  gen[3].name = "transformer";
-  gen[3].bufs = pack_gen_transformer(4, &gen[3].n);
-  gen[4].name = "random-62k";
-  gen[4].bufs = pack_gen_random(62000, 5, &gen[4].n);
-  /* High concurrency: a training step's trace, ~9.3k buffers live at once. */
-  gen[5].name = "trace-62k";
-  gen[5].bufs = pack_gen_trace(62000, 6, &gen[5].n);
-  gen[6].name = "random-100k";
-  gen[6].bufs = pack_gen_random(100000, 9, &gen[6].n);
-  gen[7].name = "trace-100k";
-  gen[7].bufs = pack_gen_trace(100000, 7, &gen[7].n);
-  for (int g = 0; g < 8; ++g) {
-    if (gen[g].bufs)
-      run_case(&b, gen[g].name, 'g', gen[g].bufs, gen[g].n);
+  static const pack_gen_spec_t k_gen[] = {
+      {"random-1k", PACK_GEN_RANDOM, 1000, 1},
+      {"random-10k", PACK_GEN_RANDOM, 10000, 2},
+      {"cnn", PACK_GEN_CNN, 0, 3},
+      {"transformer", PACK_GEN_TRANSFORMER, 0, 4},
+      {"random-62k", PACK_GEN_RANDOM, 62000, 5},
+      /* High concurrency: a training step's trace, ~9.3k buffers live at once. */
+      {"trace-62k", PACK_GEN_TRACE, 62000, 6},
+      {"random-100k", PACK_GEN_RANDOM, 100000, 9},
+      {"trace-100k", PACK_GEN_TRACE, 100000, 7},
+  };
+  for (size_t g = 0; g < sizeof k_gen / sizeof k_gen[0]; ++g) {
+    size_t n = 0;
+    air_pack_buffer_t* bufs = pack_gen_make(&k_gen[g], &n);
+    if (bufs)
+      run_case(&b, k_gen[g].name, 'g', bufs, n);
     else
       b.failures++;
-    free(gen[g].bufs);
+    free(bufs);
   }
 
   int all = b.failures == 0 && b.never_worse && b.traces_ok && b.challenge_ok && b.timing_ok &&

@@ -121,3 +121,14 @@ air_pack_buffer_t* pack_gen_trace(size_t n, uint64_t seed, size_t* count) {
   *count = k;
   return b;
 }
+
+air_pack_buffer_t* pack_gen_make(const pack_gen_spec_t* spec, size_t* count) {
+  switch (spec->kind) {
+    case PACK_GEN_RANDOM: return pack_gen_random(spec->n, spec->seed, count);
+    case PACK_GEN_CNN: return pack_gen_cnn(spec->seed, count);
+    case PACK_GEN_TRANSFORMER: return pack_gen_transformer(spec->seed, count);
+    case PACK_GEN_TRACE: return pack_gen_trace(spec->n, spec->seed, count);
+  }
+  *count = 0;
+  return NULL;
+}

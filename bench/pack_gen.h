@@ -33,4 +33,22 @@ air_pack_buffer_t* pack_gen_transformer(uint64_t seed, size_t* count);
  * lifetimes 1 to 56k steps, 1 B to 9 GB). */
 air_pack_buffer_t* pack_gen_trace(size_t n, uint64_t seed, size_t* count);
 
+/* One generated instance by name, for the tables of cases the benchmark and the
+ * tests run: which generator, its `n` (random and trace only) and seed. */
+typedef enum pack_gen_kind_e {
+  PACK_GEN_RANDOM,
+  PACK_GEN_CNN,
+  PACK_GEN_TRANSFORMER,
+  PACK_GEN_TRACE,
+} pack_gen_kind_t;
+
+typedef struct pack_gen_spec_t {
+  const char* name;
+  pack_gen_kind_t kind;
+  size_t n;
+  uint64_t seed;
+} pack_gen_spec_t;
+
+air_pack_buffer_t* pack_gen_make(const pack_gen_spec_t* spec, size_t* count);
+
 #endif /* AIR_BENCH_PACK_GEN_H_ */

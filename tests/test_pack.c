@@ -135,31 +135,21 @@ static void test_challenging_within_fifteen_percent(void** state) {
 
 static void test_generated_instances(void** state) {
   (void)state;
-  struct {
-    const char* name;
-    air_pack_buffer_t* b;
-    size_t n;
-  } cases[6];
-  cases[0].name = "random-50";
-  cases[0].b = pack_gen_random(50, 11, &cases[0].n);
-  cases[1].name = "random-300";
-  cases[1].b = pack_gen_random(300, 12, &cases[1].n);
-  cases[2].name = "random-3000";
-  cases[2].b = pack_gen_random(3000, 13, &cases[2].n);
-  cases[3].name = "cnn";
-  cases[3].b = pack_gen_cnn(14, &cases[3].n);
-  cases[4].name = "transformer";
-  cases[4].b = pack_gen_transformer(15, &cases[4].n);
-  cases[5].name = "random-25k";
-  cases[5].b = pack_gen_random(25000, 16, &cases[5].n);
-  for (int c = 0; c < 6; ++c) {
-    assert_non_null(cases[c].b);
-    planned_t r = plan_checked(cases[c].b, cases[c].n, 64);
-    print_message("%-12s n=%6zu ratio %.4f\n", cases[c].name, cases[c].n,
+  static const pack_gen_spec_t k_cases[] = {
+      {"random-50", PACK_GEN_RANDOM, 50, 11},     {"random-300", PACK_GEN_RANDOM, 300, 12},
+      {"random-3000", PACK_GEN_RANDOM, 3000, 13}, {"cnn", PACK_GEN_CNN, 0, 14},
+      {"transformer", PACK_GEN_TRANSFORMER, 0, 15}, {"random-25k", PACK_GEN_RANDOM, 25000, 16},
+  };
+  for (size_t c = 0; c < sizeof k_cases / sizeof k_cases[0]; ++c) {
+    size_t n = 0;
+    air_pack_buffer_t* b = pack_gen_make(&k_cases[c], &n);
+    assert_non_null(b);
+    planned_t r = plan_checked(b, n, 64);
+    print_message("%-12s n=%6zu ratio %.4f\n", k_cases[c].name, n,
                   (double)r.arena / (double)r.lower_bound);
-    if (cases[c].n <= 5000) assert_never_worse(cases[c].b, cases[c].n, r.arena, cases[c].name);
+    if (n <= 5000) assert_never_worse(b, n, r.arena, k_cases[c].name);
     free(r.offsets);
-    free(cases[c].b);
+    free(b);
   }
 }
 

@@ -119,7 +119,9 @@ static air_status_t resolve(ix_run_t* r, ix_env_t* e, const air_op_t* op,
                   "%s with dest(...) is not supported: neither the spec nor AIR-TEXT gives it "
                   "a meaning",
                   on);
-  ix_chan_t* c = rec && rec->chan ? rec->chan : ix_chan_of(&r->tab, op);
+  /* The record resolved the channel once (oprec.c, ix_find_chan); NULL there is
+   * an undeclared channel, not a reason to look the record and name up again. */
+  ix_chan_t* c = rec ? rec->chan : ix_chan_of(&r->tab, op);
   uint32_t n = op->iaux[0];
   if (!c || op->n_operands < n + 1 || op->n_lists < 3)
     return ix_err(r, op, AIR_STATUS_INVALID_ARGUMENT,

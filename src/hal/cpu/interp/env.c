@@ -6,17 +6,20 @@
 
 #include "runtime/base/mem.h"
 
-/* The header is written field by field; the slots, views and PE state after it
- * are cleared (token slots are dropped by value). */
-static ix_env_t* env_init(void* mem, size_t size, const ix_binfo_t* bi, ix_env_t* up, bool pe,
+/* The header is written field by field; the slots and PE state after it are
+ * cleared (token slots are dropped by value). The views are not: one is read
+ * only through a slot that ix_set pointed at it after writing it (a herd body's
+ * six views were 912 of its env's ~1300 bytes cleared per instance per run). */
+static ix_env_t* env_init(void* mem, const ix_binfo_t* bi, ix_env_t* up, bool pe,
                           uint32_t refs) {
   ix_env_t* e = mem;
-  if (size > sizeof *e) memset(e->slots, 0, size - sizeof *e);
+  memset(e->slots, 0, bi->n_slots * sizeof(ix_val_t));
   atomic_init(&e->refs, refs);
   e->bi = bi;
   e->depth = bi->depth;
   e->views = (air_memref_t*)((char*)e->slots + bi->n_slots * sizeof(ix_val_t));
   e->pe = pe ? (ix_pe_t*)((char*)e->views + bi->n_views * sizeof(air_memref_t)) : NULL;
+  if (e->pe) memset(e->pe, 0, sizeof *e->pe);
   e->up = up;
   if (up) ix_env_ref(up);
   return e;
@@ -27,22 +30,24 @@ ix_env_t* ix_env_new(ix_run_t* r, const air_block_t* b, ix_env_t* up, bool pe) {
   if (!bi) return NULL;
   size_t size = ix_env_size(bi, pe);
   void* mem = ix_cache_get(r->cache, &r->alloc, size);
-  return mem ? env_init(mem, size, bi, up, pe, 1) : NULL;
+  return mem ? env_init(mem, bi, up, pe, 1) : NULL;
 }
 
-ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi) {
-  return env_init(mem, ix_env_size(bi, false), bi, NULL, false, 2);
+ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi, bool pe) {
+  return env_init(mem, bi, NULL, pe, 2);
 }
 
 void ix_env_ref(ix_env_t* e) { atomic_fetch_add_explicit(&e->refs, 1, memory_order_relaxed); }
 
 static void drop_tokens(ix_run_t* r, ix_env_t* e) {
   const ix_binfo_t* bi = e->bi;
-  for (uint32_t i = 0; i < bi->n_slots; ++i)
-    if (bi->kinds[i] == IX_K_TOKEN && e->slots[i].p) {
-      ix_tok_unref(r, e->slots[i].p);
-      e->slots[i].p = NULL;
+  for (uint32_t k = 0; k < bi->n_toks; ++k) {
+    ix_val_t* x = &e->slots[bi->toks[k]];
+    if (x->p) {
+      ix_tok_unref(r, x->p);
+      x->p = NULL;
     }
+  }
 }
 
 void ix_env_unref(ix_run_t* r, ix_env_t* e) {
@@ -77,10 +82,9 @@ bool ix_env_next(ix_run_t* r, ix_env_t** e, const air_block_t* body) {
   return true;
 }
 
-void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
-  ix_val_t* s = ix_slot(r, e, v);
-  if (!s) return;
-  const ix_vinfo_t* vi = &r->tab.vinfo[v];
+/* Stores `x` into slot `s` of value `vi` seen from `e` (ix_set's body). */
+static inline void set_slot(ix_env_t* e, ix_run_t* r, const ix_vinfo_t* vi, ix_val_t* s,
+                            ix_val_t x) {
   if (vi->kind == IX_K_TOKEN) {
     if (x.p) ix_tok_ref(x.p);
     if (s->p) ix_tok_unref(r, s->p);
@@ -94,6 +98,11 @@ void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
   } else {
     *s = x;
   }
+}
+
+void ix_set(ix_run_t* r, ix_env_t* e, air_vid_t v, ix_val_t x) {
+  ix_val_t* s = ix_slot(r, e, v);
+  if (s) set_slot(e, r, &r->tab.vinfo[v], s, x);
 }
 
 air_status_t ix_capture(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_vid_t* vids,
@@ -125,7 +134,7 @@ void ix_bind(ix_run_t* r, ix_env_t* e, const air_vid_t* vids, uint32_t n, ix_tv_
 }
 
 air_status_t ix_pass(ix_run_t* r, ix_env_t* se, const air_op_t* op, const air_vid_t* src,
-                     ix_env_t* de, const air_vid_t* dst, uint32_t n) {
+                     ix_env_t* de, const air_vid_t* dst, uint32_t n, bool borrow) {
   for (uint32_t i = 0; i < n; ++i) {
     ix_val_t* s = ix_slot(r, se, src[i]);
     uint8_t kind = src[i] < r->tab.n_values ? r->tab.vinfo[src[i]].kind : IX_K_SCALAR;
@@ -134,8 +143,13 @@ air_status_t ix_pass(ix_run_t* r, ix_env_t* se, const air_op_t* op, const air_vi
       return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION, "%s: %s has no value here",
                     ix_opname(op), ix_vname(r, src[i], nb, sizeof nb));
     }
-    /* A memref slot points at its env's view, which ix_set copies into de's. */
-    ix_set(r, de, dst[i], *s);
+    ix_val_t* d = ix_slot(r, de, dst[i]);
+    if (!d) continue; /* as ix_set */
+    const ix_vinfo_t* dvi = &r->tab.vinfo[dst[i]];
+    if (borrow && kind == IX_K_MEMREF && dvi->kind == IX_K_MEMREF)
+      d->p = s->p;
+    else /* a memref slot points at its env's view, copied into de's */
+      set_slot(de, r, dvi, d, *s);
   }
   return NULL;
 }

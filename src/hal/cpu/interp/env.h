@@ -34,8 +34,9 @@ static inline size_t ix_env_size(const ix_binfo_t* bi, bool pe) {
 /* A top-level env in caller memory (ix_env_size bytes, aligned for ix_val_t),
  * for a body that cannot park: it holds one reference more than a new env, so
  * the frame's unref never frees it; the caller ends it with ix_env_release_at,
- * which returns false if something still holds it (never, for such a body). */
-ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi);
+ * which returns false if something still holds it (never, for such a body).
+ * `pe`: with a herd PE's state (a flat herd instance's env, hier.h). */
+ix_env_t* ix_env_at(void* mem, const ix_binfo_t* bi, bool pe);
 bool ix_env_release_at(ix_run_t* r, ix_env_t* e);
 void ix_env_ref(ix_env_t* e);
 void ix_env_unref(ix_run_t* r, ix_env_t* e);
@@ -82,10 +83,12 @@ void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n);
 /* ix_capture then ix_bind in one step, for a destination env `de` other than
  * the source env `se` (a new instance's env): each value is copied once, with no
  * captured copy between (a view is 152 bytes; a herd PE's three views were copied
- * twice per instance per run). The same error as ix_capture for a missing value,
- * the values before it then already bound in `de` (which the caller drops). */
+ * twice per instance per run). `borrow`: `de` is let go before anything in `se`
+ * changes, so a memref slot of `de` points at se's view, not at a copy in de's
+ * own view storage. The same error as ix_capture for a missing value, the values
+ * before it then already bound in `de` (which the caller drops). */
 air_status_t ix_pass(ix_run_t* r, ix_env_t* se, const air_op_t* op, const air_vid_t* src,
-                     ix_env_t* de, const air_vid_t* dst, uint32_t n);
+                     ix_env_t* de, const air_vid_t* dst, uint32_t n, bool borrow);
 /* Captured-value buffers: on the stack up to IX_TV_SMALL (NULL: out of memory). */
 #define IX_TV_SMALL 8
 ix_tv_t* ix_tv_get(ix_run_t* r, ix_tv_t* small, uint32_t n);

@@ -108,7 +108,8 @@ static void stack_strand(ix_strand_t* c, ix_run_t* r, struct ix_space_t* space, 
   c->fixed_frames = true;
 }
 
-/* A launch or segment instance's body, run to its end (it cannot park: flat). */
+/* A launch or segment instance's body, run to its end (it cannot park: flat);
+ * takes the caller's reference to `ie`. */
 static int run_body(ix_strand_t* s, const air_op_t* op, ix_env_t* ie) {
   ix_run_t* r = s->run;
   ix_frame_t frames[BODY_FRAMES];
@@ -159,12 +160,14 @@ static int run_pe(ix_strand_t* s, const air_op_t* op, const air_cg_unit_t* u, ix
                   const int64_t* sizes, uint64_t i) {
   ix_run_t* r = s->run;
   ix_env_t* ie;
-  int rc = ix_hier_instance(s, e, op, sizes, i, true, &ie);
+  ix_inst_mem_t mem;
+  int rc = ix_hier_instance(s, e, op, sizes, i, IX_INST_UNIT | IX_INST_BORROW, &mem, &ie);
   if (rc != IX_CONT) return rc;
   ix_strand_t c;
   stack_strand(&c, r, s->space, s->worker, NULL, 0, ie->pe);
   rc = ix_unit_pe(&c, ie, op, u);
   ix_env_unref(r, ie);
+  if (ix_hier_end(s, op, ie, &mem) != IX_CONT) return IX_FAILED;
   if (rc == IX_UNIT_FALLBACK) /* ix_flat_ready rules this out */
     return ix_failed(s, ix_err(r, op, AIR_STATUS_INTERNAL,
                                "%s: its compiled body declined its views on the flat path",
@@ -344,8 +347,13 @@ int ix_flat_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   } else {
     for (uint64_t i = 0; i < total && rc == IX_CONT; ++i) {
       ix_env_t* ie;
-      rc = ix_hier_instance(s, e, op, sizes, i, false, &ie);
-      if (rc == IX_CONT) rc = run_body(s, op, ie);
+      ix_inst_mem_t mem;
+      rc = ix_hier_instance(s, e, op, sizes, i, IX_INST_BORROW, &mem, &ie);
+      if (rc == IX_CONT) {
+        rc = run_body(s, op, ie);
+        int end = ix_hier_end(s, op, ie, &mem);
+        if (rc == IX_CONT) rc = end;
+      }
     }
   }
   if (rc != IX_CONT) return rc;

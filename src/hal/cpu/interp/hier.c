@@ -96,8 +96,18 @@ int ix_hier_space(ix_strand_t* s, ix_env_t* e, const air_op_t* op, int64_t* size
   return IX_CONT;
 }
 
+/* An instance's id or size into its fresh env: ix_set's store for a scalar,
+ * without its call (four per herd PE per run). */
+static inline void set_index(ix_run_t* r, ix_env_t* ie, air_vid_t v, int64_t x) {
+  ix_val_t* s = ix_slot(r, ie, v);
+  if (s && r->tab.vinfo[v].kind == IX_K_SCALAR)
+    s->i = x;
+  else
+    ix_set(r, ie, v, (ix_val_t){.i = x});
+}
+
 int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int64_t* sizes,
-                     uint64_t i, bool unit, ix_env_t** out) {
+                     uint64_t i, uint32_t how, ix_inst_mem_t* mem, ix_env_t** out) {
   ix_run_t* r = s->run;
   uint32_t n = op->iaux[0];
   const air_block_t* body = op->regions[0];
@@ -109,15 +119,23 @@ int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int6
     id[k] = (int64_t)(x % (uint64_t)sizes[k]);
     x /= (uint64_t)sizes[k];
   }
-  ix_env_t* ie = ix_env_new(r, body, NULL, herd);
+  ix_env_t* ie = NULL;
+  const ix_binfo_t* bi = mem ? air_ptrmap_get(&r->tab.blocks, body) : NULL;
+  if (bi && ix_env_size(bi, herd) <= sizeof mem->bytes)
+    ie = ix_env_at(mem->bytes, bi, herd);
+  else
+    ie = ix_env_new(r, body, NULL, herd);
   if (!ie) return ix_oom(s);
   for (uint32_t k = 0; k < n; ++k) {
-    ix_set(r, ie, body->args[k], (ix_val_t){.i = id[k]});
-    ix_set(r, ie, body->args[n + k], (ix_val_t){.i = sizes[k]});
+    set_index(r, ie, body->args[k], id[k]);
+    set_index(r, ie, body->args[n + k], sizes[k]);
   }
-  air_status_t st = na ? ix_pass(r, e, op, op->operands + n, ie, body->args + 2 * n, na) : NULL;
+  air_status_t st = na ? ix_pass(r, e, op, op->operands + n, ie, body->args + 2 * n, na,
+                                (how & IX_INST_BORROW) != 0)
+                        : NULL;
   if (st) {
     ix_env_unref(r, ie);
+    ix_hier_end(s, op, ie, mem); /* nothing else holds it yet */
     return ix_failed(s, st);
   }
   if (herd) {
@@ -133,7 +151,7 @@ int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int6
      * whose body is a compiled unit never parks, and such a unit holding AIR
      * ops never runs traced, so its name is formatted only if the unit falls
      * back to the interpreter (ix_pe_name). */
-    if (unit && !r->trace && n <= 4)
+    if ((how & IX_INST_UNIT) && !r->trace && n <= 4)
       pe->track[0] = '\0';
     else
       ix_pe_name_at(pe, op, id, n);
@@ -146,6 +164,14 @@ int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int6
   }
   *out = ie;
   return IX_CONT;
+}
+
+int ix_hier_end(ix_strand_t* s, const air_op_t* op, ix_env_t* ie, const ix_inst_mem_t* mem) {
+  if (!mem || (const void*)ie != (const void*)mem->bytes || ix_env_release_at(s->run, ie))
+    return IX_CONT;
+  return ix_failed(s, ix_err(s->run, op, AIR_STATUS_INTERNAL,
+                             "%s: a flat instance left its environment referenced",
+                             ix_opname(op)));
 }
 
 /* Runs in the op's own strand: every instance becomes a strand joined to the
@@ -168,7 +194,7 @@ int ix_op_hier(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   uint8_t body_flags = herd && ix_unit_of(r, op) ? IX_FL_UNIT : 0;
   for (uint64_t i = 0; i < total; ++i) {
     ix_env_t* ie;
-    rc = ix_hier_instance(s, e, op, sizes, i, body_flags != 0, &ie);
+    rc = ix_hier_instance(s, e, op, sizes, i, body_flags ? IX_INST_UNIT : 0, NULL, &ie);
     if (rc != IX_CONT) return rc;
     struct ix_space_t* space = op->kind == AIR_OP_LAUNCH ? ix_space_new_in(r, s->space) : s->space;
     ix_strand_t* c = space ? ix_strand_new(r, s->join, s->join, herd ? ie->pe : s->pe, space)

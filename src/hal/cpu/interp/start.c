@@ -324,7 +324,7 @@ static air_status_t run_inline(const air_interp_desc_t* d, const ix_binfo_t* bi,
   s.w.park.why = 0;
   _Alignas(16) char env_mem[INLINE_ENV_BYTES];
   bool on_stack = ix_env_size(bi, false) <= sizeof env_mem;
-  ix_env_t* env = on_stack ? ix_env_at(env_mem, bi) : ix_env_new(&r, body, NULL, false);
+  ix_env_t* env = on_stack ? ix_env_at(env_mem, bi, false) : ix_env_new(&r, body, NULL, false);
   air_status_t st = NULL;
   if (!env) {
     st = AIR_STATUS_OOM(&r.alloc, "environment");

@@ -41,7 +41,8 @@ static void assign(ix_tables_t* t, ix_binfo_t* bi, air_vid_t v, uint32_t depth) 
   ix_vinfo_t* vi = &t->vinfo[v];
   vi->slot = (int32_t)bi->n_slots;
   vi->depth = depth;
-  bi->kinds[bi->n_slots++] = vi->kind;
+  if (vi->kind == IX_K_TOKEN) bi->toks[bi->n_toks++] = bi->n_slots;
+  ++bi->n_slots;
   if (vi->kind == IX_K_MEMREF) vi->view = (int32_t)bi->n_views++;
 }
 
@@ -55,8 +56,8 @@ static air_status_t build_block(build_t* b, const air_block_t* blk, uint32_t dep
   bi->depth = depth;
   uint32_t n = blk->n_args;
   for (const air_op_t* o = blk->first; o; o = o->next) n += o->n_results;
-  bi->kinds = air_mem_calloc(b->a, n ? n : 1, 1);
-  if (!bi->kinds || !air_ptrmap_put(&t->blocks, b->a, blk, bi))
+  bi->toks = air_mem_calloc(b->a, n ? n : 1, sizeof *bi->toks);
+  if (!bi->toks || !air_ptrmap_put(&t->blocks, b->a, blk, bi))
     return AIR_STATUS_OOM(b->a, "block tables");
   for (uint32_t i = 0; i < blk->n_args; ++i) assign(t, bi, blk->args[i], depth);
   for (const air_op_t* o = blk->first; o; o = o->next) {
@@ -448,7 +449,7 @@ air_status_t ix_tables_build(ix_tables_t* t, const air_allocator_t* a, const air
 }
 
 void ix_tables_free(ix_tables_t* t, const air_allocator_t* a) {
-  for (uint32_t i = 0; t->binfos && i < t->n_binfos; ++i) air_mem_free(a, t->binfos[i].kinds);
+  for (uint32_t i = 0; t->binfos && i < t->n_binfos; ++i) air_mem_free(a, t->binfos[i].toks);
   air_mem_free(a, t->binfos);
   air_mem_free(a, t->vinfo);
   air_mem_free(a, t->shapes);

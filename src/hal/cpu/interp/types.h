@@ -78,7 +78,10 @@ typedef struct ix_binfo_t {
   uint8_t serial, serial_init;
   /* (scf.reduce regions) only joins its two tokens (tables.c join_block). */
   uint8_t join;
-  uint8_t* kinds;   /* per slot */
+  /* The token slots, which an env's end or reset drops (env.c): a list, not a
+   * kind per slot, so a herd body's ~20 slots are not walked per instance. */
+  uint32_t* toks;
+  uint32_t n_toks;
   /* (herd bodies) what one PE took when the body last ran flat (flat.c), a
    * running average in ns (0: not yet): the one field runs write, a statistic. */
   _Atomic int64_t pe_ns;

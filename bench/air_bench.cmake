@@ -17,6 +17,10 @@ foreach(b ${AIR_BENCH_MINE})
   target_link_libraries(air-bench-${dashed} PRIVATE air_bench_${b})
 endforeach()
 
+# matmul runs its program through air_bench_prog (cpu_speed.cmake): abp_open, and
+# abp_code_probe for the "herd code compiled/INTERPRETED" header line.
+target_link_libraries(air_bench_matmul PUBLIC air_bench_prog)
+
 add_executable(air-bench ${CMAKE_CURRENT_LIST_DIR}/air_bench_main.c)
 target_link_libraries(air-bench PRIVATE air_bench_dag_overhead air_bench_arena_pack
   air_bench_dma_copy air_bench_signal_latency air_bench_submit_sweep air_bench_matmul

@@ -28,6 +28,8 @@ int abp_open(abp_t* r, const abp_desc_t* d) {
   memset(&popts, 0, sizeof popts);
   popts.filename = d->path ? d->path : "bench.mlir";
   if (check(r, "context", air_context_create(NULL, NULL, &r->ctx)) ||
+      (d->kernel && check(r, "kernel", air_context_register_kernel(r->ctx, d->kernel,
+                                                                   d->kernel_fn, NULL))) ||
       check(r, "device", air_device_open(r->ctx, uri, &r->dev)))
     return 1;
   air_status_t st = d->path ? air_program_parse_file(r->ctx, d->path, &popts, &r->prog)

@@ -1,5 +1,5 @@
 /* air_bench_prog.h - what the issue-14 benchmarks (cpu-matmul, channel-transfer,
- * elementwise) share: an AIR program run through the public API on the cpu device
+ * elementwise) and matmul share: an AIR program run through the public API on the cpu device
  * (context, device, executable, imported host buffers, one recorded dispatch,
  * timed submit -> completion), program text made from a template, and the machine's
  * load average for the table header.
@@ -48,6 +48,9 @@ typedef struct abp_desc_t {
   /* Integer parameters after the buffers, in order. */
   uint32_t n_ints;
   int64_t ints[ABP_MAX_BUFS];
+  /* A host kernel the program calls (func.call @kernel), or NULL. */
+  const char* kernel;
+  air_kernel_fn_t kernel_fn;
 } abp_desc_t;
 
 /* Sets everything up; returns 0, or 1 after printing why. abp_close is safe

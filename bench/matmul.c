@@ -29,6 +29,7 @@
 #include "air/executable.h"
 #include "air/kernel.h"
 #include "air/types.h"
+#include "air_bench_prog.h"
 #include "air_bench_util.h"
 #include "tool_util.h"
 
@@ -63,26 +64,26 @@ static air_status_t mm64(void* user, const air_kernel_call_t* call) {
   return NULL;
 }
 
-/* @N: matrix side, @T: herd width (threads), @K: tiles per side. */
+/* @N@: matrix side, @T@: herd width (threads), @K@: tiles per side. */
 static const char k_program[] =
     "module {\n"
     "  func.func private @mm64(memref<64x64xf32, 2>, memref<64x64xf32, 2>, "
     "memref<64x64xf32, 2>)\n"
-    "  func.func @matmul(%A: memref<@Nx@Nxf32>, %B: memref<@Nx@Nxf32>, %C: memref<@Nx@Nxf32>) {\n"
+    "  func.func @matmul(%A: memref<@N@x@N@xf32>, %B: memref<@N@x@N@xf32>, %C: memref<@N@x@N@xf32>) {\n"
     "    %c1 = arith.constant 1 : index\n"
-    "    air.launch (%lx) in (%nlx=%c1) args(%a=%A, %b=%B, %c=%C) : memref<@Nx@Nxf32>, "
-    "memref<@Nx@Nxf32>, memref<@Nx@Nxf32> {\n"
-    "      air.segment @seg args(%sa=%a, %sb=%b, %sc=%c) : memref<@Nx@Nxf32>, "
-    "memref<@Nx@Nxf32>, memref<@Nx@Nxf32> {\n"
-    "        %ht = arith.constant @T : index\n"
+    "    air.launch (%lx) in (%nlx=%c1) args(%a=%A, %b=%B, %c=%C) : memref<@N@x@N@xf32>, "
+    "memref<@N@x@N@xf32>, memref<@N@x@N@xf32> {\n"
+    "      air.segment @seg args(%sa=%a, %sb=%b, %sc=%c) : memref<@N@x@N@xf32>, "
+    "memref<@N@x@N@xf32>, memref<@N@x@N@xf32> {\n"
+    "        %ht = arith.constant @T@ : index\n"
     "        %h1 = arith.constant 1 : index\n"
     "        air.herd @h tile (%tx, %ty) in (%sx=%ht, %sy=%h1) args(%ha=%sa, %hb=%sb, "
-    "%hc=%sc) : memref<@Nx@Nxf32>, memref<@Nx@Nxf32>, memref<@Nx@Nxf32> {\n"
+    "%hc=%sc) : memref<@N@x@N@xf32>, memref<@N@x@N@xf32>, memref<@N@x@N@xf32> {\n"
     "          %c0 = arith.constant 0 : index\n"
     "          %one = arith.constant 1 : index\n"
     "          %c64 = arith.constant 64 : index\n"
-    "          %cn = arith.constant @N : index\n"
-    "          %nt = arith.constant @K : index\n"
+    "          %cn = arith.constant @N@ : index\n"
+    "          %nt = arith.constant @K@ : index\n"
     "          %la = memref.alloc() : memref<64x64xf32, 2>\n"
     "          %lb = memref.alloc() : memref<64x64xf32, 2>\n"
     "          %lc = memref.alloc() : memref<64x64xf32, 2>\n"
@@ -91,18 +92,18 @@ static const char k_program[] =
     "            scf.for %j = %c0 to %nt step %one {\n"
     "              %col = arith.muli %j, %c64 : index\n"
     "              air.dma_memcpy_nd (%lc[] [] [], %hc[%row, %col] [%c64, %c64] [%cn, %one]) "
-    ": (memref<64x64xf32, 2>, memref<@Nx@Nxf32>)\n"
+    ": (memref<64x64xf32, 2>, memref<@N@x@N@xf32>)\n"
     "              scf.for %k = %c0 to %nt step %one {\n"
     "                %kk = arith.muli %k, %c64 : index\n"
     "                air.dma_memcpy_nd (%la[] [] [], %ha[%row, %kk] [%c64, %c64] [%cn, %one]) "
-    ": (memref<64x64xf32, 2>, memref<@Nx@Nxf32>)\n"
+    ": (memref<64x64xf32, 2>, memref<@N@x@N@xf32>)\n"
     "                air.dma_memcpy_nd (%lb[] [] [], %hb[%kk, %col] [%c64, %c64] [%cn, %one]) "
-    ": (memref<64x64xf32, 2>, memref<@Nx@Nxf32>)\n"
+    ": (memref<64x64xf32, 2>, memref<@N@x@N@xf32>)\n"
     "                func.call @mm64(%la, %lb, %lc) : (memref<64x64xf32, 2>, "
     "memref<64x64xf32, 2>, memref<64x64xf32, 2>) -> ()\n"
     "              }\n"
     "              air.dma_memcpy_nd (%hc[%row, %col] [%c64, %c64] [%cn, %one], %lc[] [] []) "
-    ": (memref<@Nx@Nxf32>, memref<64x64xf32, 2>)\n"
+    ": (memref<@N@x@N@xf32>, memref<64x64xf32, 2>)\n"
     "            }\n"
     "          }\n"
     "          memref.dealloc %la : memref<64x64xf32, 2>\n"
@@ -190,13 +191,6 @@ static double run_direct(const float* a, const float* b, float* c, int n, int th
   return (double)(ab_now_ns() - t0) * 1e-9;
 }
 
-static int check(const char* what, air_status_t st) {
-  if (!st) return 0;
-  fprintf(stderr, "matmul: %s: %s\n", what, air_status_message(st));
-  air_status_free(st);
-  return 1;
-}
-
 /* Sampled double-precision reference; returns the largest |error|. */
 static double sample_error(const float* a, const float* b, const float* c, int n) {
   double worst = 0;
@@ -215,87 +209,44 @@ static double sample_error(const float* a, const float* b, const float* c, int n
   return worst;
 }
 
-typedef struct rt_t {
-  air_context_t* ctx;
-  air_device_t* dev;
-  air_program_t* prog;
-  air_executable_t* exe;
-  air_buffer_t* buf[3];
-  air_command_buffer_t* cb;
-  air_semaphore_t* sem;
-  uint64_t value;
-} rt_t;
-
-static void rt_free(rt_t* r) {
-  air_semaphore_release(r->sem);
-  air_command_buffer_release(r->cb);
-  for (int i = 0; i < 3; ++i) air_buffer_release(r->buf[i]);
-  air_executable_release(r->exe);
-  air_program_destroy(r->prog);
-  air_device_release(r->dev);
-  air_context_destroy(r->ctx);
-}
-
-static int rt_init(rt_t* r, float* a, float* b, float* c, int n, int threads) {
-  memset(r, 0, sizeof *r);
-  int nt = n / TILE;
-  char* text = malloc(sizeof k_program * 2);
-  if (!text) return 1;
-  size_t len = 0;
-  for (const char* p = k_program; *p; ++p) { /* expand @N, @T, @K */
-    if (*p == '@' && (p[1] == 'N' || p[1] == 'T' || p[1] == 'K')) {
-      int v = p[1] == 'N' ? n : p[1] == 'T' ? threads : nt;
-      len += (size_t)sprintf(text + len, "%d", v);
-      ++p;
-    } else {
-      text[len++] = *p;
-    }
-  }
-  text[len] = 0;
-  char uri[32];
-  snprintf(uri, sizeof uri, "cpu:threads=%d", threads);
-  air_parse_options_t popts = {0};
-  popts.filename = "bench_matmul.mlir";
-  size_t bytes = (size_t)n * n * sizeof(float);
-  air_binding_t bind[3];
-  memset(bind, 0, sizeof bind);
-  int rc = check("context", air_context_create(NULL, NULL, &r->ctx)) ||
-           check("kernel", air_context_register_kernel(r->ctx, "mm64", mm64, NULL)) ||
-           check("device", air_device_open(r->ctx, uri, &r->dev)) ||
-           check("parse", air_program_parse(r->ctx, text, len, &popts, &r->prog)) ||
-           check("executable", air_executable_create(r->dev, r->prog, 0, &r->exe)) ||
-           check("import", air_buffer_import(r->dev, a, bytes, 0, &r->buf[0])) ||
-           check("import", air_buffer_import(r->dev, b, bytes, 0, &r->buf[1])) ||
-           check("import", air_buffer_import(r->dev, c, bytes, 0, &r->buf[2]));
-  free(text);
-  if (rc) return 1;
-  for (int i = 0; i < 3; ++i) bind[i].buffer = r->buf[i];
-  uint32_t ordinal = 0;
-  return check("entry", air_executable_lookup(r->exe, "matmul", &ordinal)) ||
-         check("command buffer", air_command_buffer_create(r->dev, 0, &r->cb)) ||
-         check("dispatch", air_command_buffer_dispatch(r->cb, r->exe, ordinal, 3, bind, NULL)) ||
-         check("end", air_command_buffer_end(r->cb)) ||
-         check("semaphore", air_semaphore_create(r->ctx, 0, &r->sem));
-}
-
-static int rt_run(rt_t* r, double* seconds) {
-  air_semaphore_t* sems[1] = {r->sem};
-  uint64_t v = ++r->value;
-  air_timepoint_list_t sig = {1, sems, &v};
-  int64_t t0 = ab_now_ns();
-  if (check("submit", air_device_queue_execute(r->dev, 0, NULL, r->cb, &sig)) ||
-      check("run", air_semaphore_wait(r->sem, v, 600ll * 1000 * 1000 * 1000)))
+/* The program for side n on `threads` PEs, set up on the cpu device with a, b, c
+ * imported; 0 or 1 after printing why (abp_close either way). */
+static int rt_open(abp_t* r, float* a, float* b, float* c, int n, int threads,
+                   uint32_t dispatch_flags) {
+  char vn[16], vt[16], vk[16];
+  snprintf(vn, sizeof vn, "%d", n);
+  snprintf(vt, sizeof vt, "%d", threads);
+  snprintf(vk, sizeof vk, "%d", n / TILE);
+  static const char* const k_keys[] = {"N", "T", "K"};
+  const char* const vals[] = {vn, vt, vk};
+  char* text = abp_expand(k_program, k_keys, vals, 3);
+  if (!text) {
+    memset(r, 0, sizeof *r);
+    fprintf(stderr, "matmul: out of memory\n");
     return 1;
-  *seconds = (double)(ab_now_ns() - t0) * 1e-9;
-  return 0;
+  }
+  abp_desc_t d;
+  memset(&d, 0, sizeof d);
+  d.bench = "matmul";
+  d.text = text, d.len = strlen(text);
+  d.entry = "matmul";
+  d.threads = threads;
+  d.dispatch_flags = dispatch_flags;
+  d.kernel = "mm64", d.kernel_fn = mm64;
+  d.n_bufs = 3;
+  d.host[0] = a, d.host[1] = b, d.host[2] = c;
+  d.bytes[0] = d.bytes[1] = d.bytes[2] = (size_t)n * n * sizeof(float);
+  int rc = abp_open(r, &d);
+  free(text);
+  return rc;
 }
 
 /* One thread count: reps x (airrt, direct, packed), interleaved; checks results. */
-static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, float* a, float* b,
-                         float* c, float* ref) {
-  rt_t r;
-  if (rt_init(&r, a, b, c, n, threads)) {
-    rt_free(&r);
+static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, uint32_t flags,
+                         float* a, float* b, float* c, float* ref) {
+  abp_t r;
+  if (rt_open(&r, a, b, c, n, threads, flags)) {
+    abp_close(&r);
     return 1;
   }
   size_t bytes = (size_t)n * n * sizeof(float);
@@ -310,7 +261,7 @@ static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, float
     for (int w = 0; w < 3 && !bad; ++w) {
       memset(c, 0, bytes);
       if (w == 0)
-        bad = rt_run(&r, &t[0][rep]);
+        bad = abp_run(&r, &t[0][rep]);
       else
         t[w][rep] = run_direct(a, b, c, n, threads, w == 2);
       if (!bad && memcmp(c, ref, bytes)) {
@@ -319,7 +270,8 @@ static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, float
         bad = 1;
       }
     }
-  rt_free(&r);
+  int interpreted = r.interpreted;
+  abp_close(&r);
   if (bad) return 1;
   /* Medians are the figures; best-of ratios are printed beside them because on a
    * shared machine interference only ever adds time. */
@@ -329,12 +281,14 @@ static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, float
          packed = ab_quantile(t[2], (size_t)reps, 0.5);
   char case_name[32];
   snprintf(case_name, sizeof case_name, "%d_f32_tile64", n);
-  ab_emit(o, case_name, "airrt", threads, "seconds", airrt, airrt / direct, NULL);
+  /* JSON rows of interpreted herd code say so, as the issue-14 benches' do. */
+  const char* variant = interpreted ? "interpreted" : NULL;
+  ab_emit(o, case_name, "airrt", threads, "seconds", airrt, airrt / direct, variant);
   ab_emit(o, case_name, "direct", threads, "seconds", direct, NAN, NULL);
   ab_emit(o, case_name, "direct", threads, "seconds", packed, NAN, "packed");
-  ab_emit(o, case_name, "airrt", threads, "ratio_to_packed", airrt / packed, NAN, NULL);
-  ab_emit(o, case_name, "airrt", threads, "best_ratio_to_direct", best[0] / best[1], NAN, NULL);
-  ab_emit(o, case_name, "airrt", threads, "best_ratio_to_packed", best[0] / best[2], NAN, NULL);
+  ab_emit(o, case_name, "airrt", threads, "ratio_to_packed", airrt / packed, NAN, variant);
+  ab_emit(o, case_name, "airrt", threads, "best_ratio_to_direct", best[0] / best[1], NAN, variant);
+  ab_emit(o, case_name, "airrt", threads, "best_ratio_to_packed", best[0] / best[2], NAN, variant);
   if (!o->json)
     printf("%-16s %7d %10.4f %10.4f %10.4f %11.3f %11.3f %6.3f %6.3f  %s\n", case_name, threads,
            airrt, direct, packed, airrt / direct, airrt / packed, best[0] / best[1],
@@ -344,10 +298,12 @@ static int bench_threads(const ab_opts_t* o, int n, int threads, int reps, float
 
 int air_bench_matmul(int argc, char** argv) {
   ab_opts_t o;
+  uint32_t flags = abp_take_no_compile(&argc, argv);
   int rc = ab_parse(argc, argv, &o,
                     "  case 1024_f32_tile64 (128 with --quick): seconds through the runtime vs the\n"
                     "  same tile kernel called directly; 1 and 2 threads unless --threads N.\n"
-                    "  --reps N: timed runs per row (default 5, at most 16).\n");
+                    "  --reps N: timed runs per row (default 5, at most 16).\n"
+                    "  --no-compile: the herd's loops interpreted (AIR_DISPATCH_INTERPRET).\n");
   if (rc >= 0) return rc;
   if (o.threads > 64) {
     return tool_error(TOOL_EXIT_USAGE, "air-bench matmul", "--threads is at most 64");
@@ -374,15 +330,20 @@ int air_bench_matmul(int argc, char** argv) {
     float x = (float)(seed >> 8) / 8388608.0f - 1.0f;
     (i < count ? a : b)[i % count] = x;
   }
+  abp_code_t code;
+  if (abp_code_probe("matmul", flags, &code)) {
+    free(a), free(b), free(c), free(ref);
+    return 1;
+  }
   if (!o.json)
     printf("matmul: %d^3 f32, 64x64 tiles, median of %d runs; seconds; best/ = ratio of the "
-           "fastest runs\n"
+           "fastest runs; %s\n"
            "%-16s %7s %10s %10s %10s %11s %11s %6s %6s  %s\n",
-           n, reps, "case", "threads", "airrt", "direct", "packed", "airrt/direct",
+           n, reps, code.line, "case", "threads", "airrt", "direct", "packed", "airrt/direct",
            "airrt/packed", "best/d", "best/p", "target <= 1.05");
   int t_lo = o.threads ? o.threads : 1, t_hi = o.threads ? o.threads : 2;
   rc = 0;
-  for (int t = t_lo; t <= t_hi && !rc; ++t) rc = bench_threads(&o, n, t, reps, a, b, c, ref);
+  for (int t = t_lo; t <= t_hi && !rc; ++t) rc = bench_threads(&o, n, t, reps, flags, a, b, c, ref);
   if (!rc) {
     /* f32 sums of 1024 products in [-1, 1) are ~18 in size; f32 accumulation errs
      * by ~1e-4. */

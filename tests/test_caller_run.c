@@ -4,21 +4,32 @@
  * tests submit one command buffer many times through the public API and check
  *  - every result, with two herds that rendezvous on a depth-1 channel (so strands
  *    park and resume on the one thread), on 1 and 2 workers;
- *  - that the caller's thread really ran them (a kernel notes its thread);
- *  - that a run on the caller's thread that deadlocks still fails with the
- *    blocked ops named, returns, and that the next one works;
- *  - that a dispatch with a watchdog never runs on the caller's thread. */
+ *  - with the caller's path forced (air_cpu_device_set_placement), that the
+ *    caller's thread ran every run (a kernel notes its thread), and that a run
+ *    there that deadlocks still fails with the blocked ops named, returns, and
+ *    that the next one works; forced onto the workers, that none ran there;
+ *  - as measured, only what the rule guarantees whatever the load: the first
+ *    run goes to the workers (nothing is measured yet), every result is exact.
+ *    How many later runs the caller takes follows the measured times, so it is
+ *    not asserted (it once failed `here >= RUNS / 2` under TSan at load 6);
+ *  - that a dispatch with a watchdog never runs on the caller's thread, even
+ *    with the caller's path forced.
+ * The fixture lives on the heap and closes in the teardown, so a failed test
+ * still drains its device before the next test starts (a worker used to free
+ * into the failed test's dead stack frame). */
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 #include "air/air.h"
+#include "hal/cpu/cpu_device.h"
 #include "support/alloc.h"
 #include "support/status.h"
 
@@ -83,6 +94,7 @@ typedef struct fx_t {
   air_device_t* dev;
   air_program_t* prog;
   air_executable_t* exe;
+  air_command_buffer_t* cb;
   air_buffer_t* io; /* cfg (4 bytes), then out (16 bytes) */
   int32_t* cfg;
   int32_t* out;
@@ -91,13 +103,39 @@ typedef struct fx_t {
   where_t where;
 } fx_t;
 
-static void open_fx(fx_t* f, const char* uri) {
-  memset(f, 0, sizeof *f);
+/* A zeroed fixture: the test opens it (open_fx), the teardown closes whatever
+ * was opened, also after a failed assertion. */
+static int setup(void** state) {
+  fx_t* f = calloc(1, sizeof *f);
+  if (!f) return -1;
   test_budget_init(&f->count, -1);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void** state) {
+  fx_t* f = *state;
+  air_command_buffer_release(f->cb);
+  air_semaphore_release(f->sem);
+  air_buffer_release(f->io);
+  air_executable_release(f->exe);
+  air_program_destroy(f->prog);
+  air_device_release(f->dev); /* drains the device's work first */
+  air_context_destroy(f->ctx);
+  long live = test_budget_live(&f->count);
+  free(f);
+  assert_int_equal(live, 0);
+  return 0;
+}
+
+/* Opens `uri` with submissions placed as `place` says and records the command
+ * buffer (a watchdog of `watchdog_ns`, 0: none). */
+static void open_fx(fx_t* f, const char* uri, air_cpu_placement_t place, int64_t watchdog_ns) {
   test_check(air_context_create(NULL, &f->count.allocator, &f->ctx));
   f->where.caller = pthread_self();
   test_check(air_context_register_kernel(f->ctx, "where", where_kernel, &f->where));
   test_check(air_device_open(f->ctx, uri, &f->dev));
+  test_check(air_cpu_device_set_placement(f->dev, place));
   test_check(air_program_parse(f->ctx, k_text, strlen(k_text), NULL, &f->prog));
   test_check(air_executable_create(f->dev, f->prog, 0, &f->exe));
   test_check(air_buffer_allocate(f->dev, 20, 0, &f->io));
@@ -106,38 +144,24 @@ static void open_fx(fx_t* f, const char* uri) {
   f->cfg = p;
   f->out = f->cfg + 1;
   test_check(air_semaphore_create(f->ctx, 0, &f->sem));
-}
-
-static void close_fx(fx_t* f) {
-  air_semaphore_release(f->sem);
-  air_buffer_release(f->io);
-  air_executable_release(f->exe);
-  air_program_destroy(f->prog);
-  air_device_release(f->dev);
-  air_context_destroy(f->ctx);
-  assert_int_equal(test_budget_live(&f->count), 0);
-}
-
-static air_command_buffer_t* record(fx_t* f, int64_t watchdog_ns) {
   air_binding_t bind[2] = {{f->io, 0, 0, 0}, {f->io, 4, 0, 0}};
   air_dispatch_options_t opts;
   memset(&opts, 0, sizeof opts);
   opts.watchdog_ns = watchdog_ns;
-  air_command_buffer_t* cb = NULL;
-  test_check(air_command_buffer_create(f->dev, 0, &cb));
-  test_check(air_command_buffer_dispatch(cb, f->exe, 0, 2, bind, &opts));
-  test_check(air_command_buffer_end(cb));
-  return cb;
+  test_check(air_command_buffer_create(f->dev, 0, &f->cb));
+  test_check(air_command_buffer_dispatch(f->cb, f->exe, 0, 2, bind, &opts));
+  test_check(air_command_buffer_end(f->cb));
 }
 
-/* Submits cb with cfg[0] = n and waits (bounded: a hang fails the test). */
-static air_status_t submit(fx_t* f, air_command_buffer_t* cb, int32_t n) {
+/* Submits the command buffer with cfg[0] = n and waits (bounded: a hang fails
+ * the test). */
+static air_status_t submit(fx_t* f, int32_t n) {
   f->cfg[0] = n;
   memset(f->out, -1, 16);
   uint64_t v = ++f->value;
   air_semaphore_t* sems[1] = {f->sem};
   air_timepoint_list_t sig = {1, sems, &v};
-  test_check(air_device_queue_execute(f->dev, 0, NULL, cb, &sig));
+  test_check(air_device_queue_execute(f->dev, 0, NULL, f->cb, &sig));
   air_status_t st = air_semaphore_wait(f->sem, v, 30ll * 1000 * 1000 * 1000);
   if (air_status_code(st) != AIR_STATUS_OK) {
     /* A failed timeline stays failed: the next run needs a fresh one. */
@@ -154,75 +178,83 @@ static void expect_out(const fx_t* f) {
 
 enum { RUNS = 40 };
 
-/* One worker: nothing to gain from the pool past the first (measuring) run, so
- * the caller runs nearly every submission (every 64th eligible one goes to the
- * workers to measure their wake-up again). */
-static void test_runs_on_caller(void** state) {
-  (void)state;
-  fx_t f;
-  open_fx(&f, "cpu:threads=1");
-  air_command_buffer_t* cb = record(&f, 0);
-  for (int i = 0; i < RUNS; ++i) {
-    test_check(submit(&f, cb, 4));
-    expect_out(&f);
+static int here(fx_t* f) { return atomic_load(&f->where.here); }
+static int away(fx_t* f) { return atomic_load(&f->where.away); }
+
+/* Runs the command buffer `runs` times, checking every result. */
+static void run_exact(fx_t* f, int runs) {
+  for (int i = 0; i < runs; ++i) {
+    test_check(submit(f, 4));
+    expect_out(f);
   }
-  int here = atomic_load(&f.where.here), away = atomic_load(&f.where.away);
-  assert_int_equal(here + away, RUNS);
-  assert_true(here >= RUNS / 2);
-  assert_true(away >= 1); /* the first run measured the workers */
+}
+
+/* The caller's path forced: every run is on the caller's thread. */
+static void test_runs_on_caller(void** state) {
+  fx_t* f = *state;
+  open_fx(f, "cpu:threads=1", AIR_CPU_PLACE_CALLER, 0);
+  run_exact(f, RUNS);
+  assert_int_equal(here(f), RUNS);
+  assert_int_equal(away(f), 0);
 
   /* A deadlock on the caller's thread: the run fails naming the starved get,
-   * the call returns, and the same command buffer then runs again. */
-  int before = atomic_load(&f.where.here) + atomic_load(&f.where.away);
-  test_expect_status(submit(&f, cb, 3), AIR_STATUS_ABORTED,
+   * the call returns, and the same command buffer then runs again, here. */
+  test_expect_status(submit(f, 3), AIR_STATUS_ABORTED,
                      "air.channel.get @ch[0] blocked: no put (herd @cons [0])");
-  assert_int_equal(atomic_load(&f.where.here) + atomic_load(&f.where.away), before);
-  for (int i = 0; i < 3; ++i) {
-    test_check(submit(&f, cb, 4));
-    expect_out(&f);
-  }
-  air_command_buffer_release(cb);
-  close_fx(&f);
+  assert_int_equal(here(f) + away(f), RUNS);
+  run_exact(f, 3);
+  assert_int_equal(here(f), RUNS + 3);
+  assert_int_equal(away(f), 0);
 }
 
-/* Two workers: whichever path the measurements pick, every result is exact. */
-static void test_two_workers_exact(void** state) {
-  (void)state;
-  fx_t f;
-  open_fx(&f, "cpu:threads=2");
-  air_command_buffer_t* cb = record(&f, 0);
-  for (int i = 0; i < RUNS; ++i) {
-    test_check(submit(&f, cb, 4));
-    expect_out(&f);
-  }
-  assert_int_equal(atomic_load(&f.where.here) + atomic_load(&f.where.away), RUNS);
-  air_command_buffer_release(cb);
-  close_fx(&f);
+/* The workers' path forced: no run is on the caller's thread. */
+static void test_runs_on_workers(void** state) {
+  fx_t* f = *state;
+  open_fx(f, "cpu:threads=1", AIR_CPU_PLACE_WORKERS, 0);
+  run_exact(f, RUNS);
+  assert_int_equal(here(f), 0);
+  assert_int_equal(away(f), RUNS);
+  test_expect_status(submit(f, 3), AIR_STATUS_ABORTED,
+                     "air.channel.get @ch[0] blocked: no put (herd @cons [0])");
+  run_exact(f, 3);
+  assert_int_equal(away(f), RUNS + 3);
 }
+
+/* As measured, on 1 and 2 workers: whichever path the measurements pick, every
+ * result is exact, and the first run measured the workers (neither side had a
+ * time yet). Which side later runs take depends on the times measured. */
+static void measured(fx_t* f, const char* uri) {
+  open_fx(f, uri, AIR_CPU_PLACE_MEASURED, 0);
+  run_exact(f, 1);
+  assert_int_equal(here(f), 0);
+  assert_int_equal(away(f), 1);
+  run_exact(f, RUNS - 1);
+  assert_int_equal(here(f) + away(f), RUNS);
+}
+
+static void test_measured_one_worker(void** state) { measured(*state, "cpu:threads=1"); }
+static void test_measured_two_workers(void** state) { measured(*state, "cpu:threads=2"); }
 
 /* A watchdog may abandon a kernel and end the run while the kernel still runs;
  * the caller's thread could not return then, so such dispatches stay on the
- * workers. */
+ * workers, even with the caller's path forced. */
 static void test_watchdog_stays_on_workers(void** state) {
-  (void)state;
-  fx_t f;
-  open_fx(&f, "cpu:threads=1");
-  air_command_buffer_t* cb = record(&f, 30ll * 1000 * 1000 * 1000);
-  for (int i = 0; i < 10; ++i) {
-    test_check(submit(&f, cb, 4));
-    expect_out(&f);
-  }
-  assert_int_equal(atomic_load(&f.where.here), 0);
-  assert_int_equal(atomic_load(&f.where.away), 10);
-  air_command_buffer_release(cb);
-  close_fx(&f);
+  fx_t* f = *state;
+  open_fx(f, "cpu:threads=1", AIR_CPU_PLACE_CALLER, 30ll * 1000 * 1000 * 1000);
+  run_exact(f, 10);
+  assert_int_equal(here(f), 0);
+  assert_int_equal(away(f), 10);
 }
+
+#define FX_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_runs_on_caller),
-      cmocka_unit_test(test_two_workers_exact),
-      cmocka_unit_test(test_watchdog_stays_on_workers),
+      FX_TEST(test_runs_on_caller),
+      FX_TEST(test_runs_on_workers),
+      FX_TEST(test_measured_one_worker),
+      FX_TEST(test_measured_two_workers),
+      FX_TEST(test_watchdog_stays_on_workers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -491,6 +491,63 @@ static void test_not_covered(void** state) {
   air_program_destroy(p);
 }
 
+/* 1-d transfers, the hook's shortcut (dma.h ix_dma_1d) at its edges: an offset
+ * list padded with a zero (`[] [n] [1]`), one element with any stride, the last
+ * element of a view, a stride that is not 1 (the general path); then a run past
+ * the view's end, a negative offset and a strided run past the end, each an error
+ * worded the same on both paths (element types that differ are the verifier's). `%o` comes from the tile id, so the generator cannot fold it. */
+static const char* const k_d1_types[2] = {"memref<16xf32>", "memref<16xf32>"};
+static char* d1_herd(const char* off, const char* lists, const char* buf) {
+  const char* fmt =
+      "  air.herd @h tile (%%tx, %%ty) in (%%sx=%%c1, %%sy=%%c1) args(%%ha=%%sa, %%hc=%%sb) : "
+      "memref<16xf32>, memref<16xf32> {\n"
+      "    %%k1 = arith.constant 1 : index\n"
+      "    %%k2 = arith.constant 2 : index\n"
+      "    %%k8 = arith.constant 8 : index\n"
+      "    %%k9 = arith.constant 9 : index\n"
+      "    %%k15 = arith.constant 15 : index\n"
+      "    %%o = affine.apply affine_map<()[s0] -> (s0 %s)>()[%%tx]\n"
+      "    %%buf = memref.alloc() : memref<8x%s, 2>\n"
+      "    %%one = memref.alloc() : memref<1xf32, 2>\n"
+      "    air.dma_memcpy_nd (%%buf[] [] [], %%ha%s) : (memref<8x%s, 2>, memref<16xf32>)\n"
+      "    air.dma_memcpy_nd (%%hc[] [%%k8] [%%k1], %%buf[] [] []) : (memref<16xf32>, "
+      "memref<8x%s, 2>)\n"
+      "    air.dma_memcpy_nd (%%one[] [] [], %%ha[%%k15] [%%k1] [%%k2]) : (memref<1xf32, 2>, "
+      "memref<16xf32>)\n"
+      "    air.dma_memcpy_nd (%%hc[%%k9] [%%k1] [%%k1], %%one[] [] []) : (memref<16xf32>, "
+      "memref<1xf32, 2>)\n"
+      "    memref.dealloc %%one : memref<1xf32, 2>\n"
+      "    memref.dealloc %%buf : memref<8x%s, 2>\n"
+      "  }\n";
+  char* t = malloc(4096);
+  snprintf(t, 4096, fmt, off, buf, lists, buf, buf, buf);
+  return t;
+}
+
+static void test_dma_1d(void** state) {
+  fx_t* f = *state;
+  float a[16], c[16];
+  fill(a, sizeof a, AIR_ELEM_F32);
+  memset(c, 0, sizeof c);
+  int64_t n = 16;
+  air_arg_t args[2] = {mref(a, AIR_ELEM_F32, 1, &n, NULL, 0), mref(c, AIR_ELEM_F32, 1, &n, NULL, 0)};
+  static const struct {
+    const char *off, *lists, *buf, *err;
+  } k_cases[] = {
+      {"+ 3", "[%o] [%k8] [%k1]", "f32", NULL},   /* c[0, 8) = a[3, 11), c[9] = a[15] */
+      {"+ 8", "[%o] [%k8] [%k1]", "f32", NULL},   /* up to the view's last element */
+      {"+ 9", "[%o] [%k8] [%k1]", "f32", "air.dma_memcpy_nd"}, /* one past the end */
+      {"- 1", "[%o] [%k8] [%k1]", "f32", "air.dma_memcpy_nd"}, /* before the start */
+      {"+ 0", "[%o] [%k8] [%k2]", "f32", NULL},   /* every other element: not 1-d dense */
+      {"+ 2", "[%o] [%k8] [%k2]", "f32", "air.dma_memcpy_nd"}, /* ... reaching past the end */
+  };
+  for (size_t i = 0; i < sizeof k_cases / sizeof k_cases[0]; ++i) {
+    char* herd = d1_herd(k_cases[i].off, k_cases[i].lists, k_cases[i].buf);
+    run_both(f, k_d1_types, herd, args, 2, true, k_cases[i].err, i == 0);
+    free(herd);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_vector_add_herd, setup, teardown),
@@ -498,6 +555,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_rank4, setup, teardown),
       cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_not_covered, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_dma_1d, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "hal/cpu/interp/interp.h"
 #include "hal/cpu/pool.h"
 #include "hal/futex.h"
+#include "runtime/base/bf16.h"
 #include "runtime/ir/ir.h"
 #include "support/exec.h"
 #include "support/programs.h"
@@ -371,20 +372,6 @@ static void test_kernel_failure(void** state) {
 /* Compute                                                                   */
 /*---------------------------------------------------------------------------*/
 
-static uint16_t to_bf16(float f) {
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
-static float from_bf16(uint16_t h) {
-  uint32_t x = (uint32_t)h << 16;
-  float f;
-  memcpy(&f, &x, 4);
-  return f;
-}
-
 /* bf16 inputs, f32 accumulation: equal to an exact reference within f32
  * rounding (bf16 products are exact in f32). */
 static void test_bf16_matmul(void** state) {
@@ -395,8 +382,8 @@ static void test_bf16_matmul(void** state) {
   float c[N * N];
   uint32_t seed = 3;
   for (int i = 0; i < N * N; ++i) {
-    a[i] = to_bf16(frand(&seed) * 4);
-    b[i] = to_bf16(frand(&seed) * 4);
+    a[i] = air_bf16_from_f32(frand(&seed) * 4);
+    b[i] = air_bf16_from_f32(frand(&seed) * 4);
     c[i] = NAN;
   }
   air_arg_t args[3] = {test_mref(a, AIR_ELEM_BF16, 2, (int64_t)N, (int64_t)N),
@@ -407,7 +394,7 @@ static void test_bf16_matmul(void** state) {
     for (int j = 0; j < N; ++j) {
       double ref = 0, mag = 0;
       for (int k = 0; k < N; ++k) {
-        double t = (double)from_bf16(a[i * N + k]) * from_bf16(b[k * N + j]);
+        double t = (double)air_bf16_to_f32(a[i * N + k]) * air_bf16_to_f32(b[k * N + j]);
         ref += t;
         mag += fabs(t);
       }
@@ -426,8 +413,8 @@ static void test_generic_bf16(void** state) {
   float bias[N * N], out[N * N];
   uint32_t seed = 11;
   for (int i = 0; i < N * N; ++i) {
-    a[i] = to_bf16(frand(&seed));
-    b[i] = to_bf16(frand(&seed));
+    a[i] = air_bf16_from_f32(frand(&seed));
+    b[i] = air_bf16_from_f32(frand(&seed));
     bias[i] = frand(&seed);
     out[i] = NAN;
   }
@@ -440,7 +427,7 @@ static void test_generic_bf16(void** state) {
     for (int j = 0; j < N; ++j) {
       float acc = 0;
       for (int k = 0; k < N; ++k) {
-        float prod = from_bf16(to_bf16(from_bf16(a[i * N + k]) * from_bf16(b[k * N + j])));
+        float prod = air_bf16_to_f32(air_bf16_from_f32(air_bf16_to_f32(a[i * N + k]) * air_bf16_to_f32(b[k * N + j])));
         acc = acc + prod;
       }
       float want = bias[i * N + j] + acc;

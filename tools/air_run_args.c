@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "air_run.h"
+#include "runtime/base/bf16.h"
 #include "tool_util.h"
 
 /* ---- element types ------------------------------------------------------ */
@@ -77,14 +78,6 @@ static uint64_t splitmix64(uint64_t* state) {
   return z ^ (z >> 31);
 }
 
-static uint16_t f32_to_bf16(float f) {
-  uint32_t bits;
-  memcpy(&bits, &f, 4);
-  if ((bits & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((bits >> 16) | 0x40); /* NaN */
-  bits += 0x7fffu + ((bits >> 16) & 1u); /* round to nearest even */
-  return (uint16_t)(bits >> 16);
-}
-
 /* IEEE half from a float (round to nearest even), enough for values in [-1, 1). */
 static uint16_t f32_to_f16(float f) {
   uint32_t x;
@@ -134,7 +127,7 @@ static void fill_random(void* data, uint64_t count, uint32_t elem, uint64_t seed
       case AIR_ELEMENT_UI32: ((uint32_t*)(void*)p)[i] = (uint32_t)((small + 8) / 2); break;
       case AIR_ELEMENT_UI64: ((uint64_t*)(void*)p)[i] = (uint64_t)((small + 8) / 2); break;
       case AIR_ELEMENT_F16: ((uint16_t*)(void*)p)[i] = f32_to_f16(f); break;
-      case AIR_ELEMENT_BF16: ((uint16_t*)(void*)p)[i] = f32_to_bf16(f); break;
+      case AIR_ELEMENT_BF16: ((uint16_t*)(void*)p)[i] = air_bf16_from_f32(f); break;
       case AIR_ELEMENT_F32: ((float*)(void*)p)[i] = f; break;
       case AIR_ELEMENT_F64:
         ((double*)(void*)p)[i] = (double)(r >> 11) * (1.0 / 4503599627370496.0) - 1.0;

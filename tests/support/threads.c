@@ -57,6 +57,33 @@ uint32_t test_tids_new(const test_tids_t* before, const test_tids_t* now, long* 
 }
 
 /* The thread's name (/proc/self/task/TID/comm), or "?". */
+/* Seconds since `t0` on the monotonic clock. */
+static int64_t since_s(const struct timespec* t0) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)(t.tv_sec - t0->tv_sec);
+}
+
+bool test_gate_pass(test_gate_t* g, int seconds) {
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  atomic_fetch_add(&g->entered, 1);
+  while (!atomic_load(&g->open) && since_s(&t0) < seconds) test_sleep_us(1000);
+  bool opened = atomic_load(&g->open) != 0;
+  atomic_fetch_add(&g->left, 1);
+  return opened;
+}
+
+void test_gate_open(test_gate_t* g) { atomic_store(&g->open, 1); }
+
+void test_gate_expect_left(test_gate_t* g, int n, int seconds) {
+  struct timespec t0;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while (atomic_load(&g->left) < n && since_s(&t0) < seconds) test_sleep_us(1000);
+  if (atomic_load(&g->left) < n)
+    fail_msg("%d of %d caller(s) left the gate within %d s", atomic_load(&g->left), n, seconds);
+}
+
 static void tid_name(long tid, char* out, size_t cap) {
   snprintf(out, cap, "?");
   char path[64];

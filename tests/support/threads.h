@@ -5,6 +5,8 @@
 #define AIR_TESTS_SUPPORT_THREADS_H_
 
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,6 +20,20 @@ void test_threads_join(pthread_t* threads, uint32_t n);
 /* Both: runs fn on n (at most 16) threads at once and waits for all of them. */
 void test_threads_run(uint32_t n, test_thread_fn_t fn, void* args, size_t size);
 void test_sleep_us(int64_t us);
+
+/* A gate the test opens: a kernel that must still be running when the test
+ * checks something waits in it, so "still running" is a fact rather than a race
+ * against a sleep. Zero-initialised: closed. */
+typedef struct test_gate_t {
+  _Atomic int open, entered, left;
+} test_gate_t;
+/* Counts the caller in, waits until the gate opens (at most `seconds`: a test
+ * that fails before opening it does not hang a worker), counts it out. False
+ * when it gave up. Never fails the test: it runs on any thread. */
+bool test_gate_pass(test_gate_t* g, int seconds);
+void test_gate_open(test_gate_t* g);
+/* Waits until `n` callers have left the gate, at most `seconds`; fails otherwise. */
+void test_gate_expect_left(test_gate_t* g, int n, int seconds);
 
 /* The threads of this process: their ids, from /proc/self/task. */
 enum { TEST_TIDS_MAX = 512 };

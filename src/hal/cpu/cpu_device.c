@@ -199,6 +199,7 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
   atomic_init(&d->wake_cold_ns, 0);
   atomic_init(&d->probes, 0);
   atomic_init(&d->probe_mask, 63);
+  atomic_init(&d->placement, AIR_CPU_PLACE_MEASURED);
   uint32_t n = air_pool_threads(d->pool);
   snprintf(d->name, sizeof d->name, "cpu (%u thread%s)", n, n == 1 ? "" : "s");
   d->base.info.driver = "cpu";
@@ -206,5 +207,15 @@ air_status_t air_cpu_device_open(air_context_t* context, const char* params, con
   d->base.info.workers = n;
   d->base.info.queue_count = 1;
   *out_device = &d->base;
+  return NULL;
+}
+
+air_status_t air_cpu_device_set_placement(air_device_t* device, air_cpu_placement_t placement) {
+  if (device->resource.vtable != &k_device_vtable.resource)
+    return AIR_STATUS(&device->allocator, AIR_STATUS_INVALID_ARGUMENT,
+                      "cannot force where submissions run on %s: not a cpu device",
+                      device->info.name);
+  air_cpu_device_t* d = (air_cpu_device_t*)device;
+  atomic_store_explicit(&d->placement, (int)placement, memory_order_relaxed);
   return NULL;
 }

@@ -12,6 +12,17 @@
 #include "hal/cpu/pool.h"
 #include "hal/driver.h"
 
+/* Where a submission that may run on its caller's thread goes (cpu_queue.c
+ * run_here): as measured (the default), or always one way. The measured choice
+ * follows the machine's load, so a test that asserts which thread ran a command
+ * buffer forces it (air_cpu_device_set_placement); dispatches that may not run
+ * on their caller (watchdog, trace, ranks) stay on the workers either way. */
+typedef enum air_cpu_placement_e {
+  AIR_CPU_PLACE_MEASURED = 0,
+  AIR_CPU_PLACE_CALLER,
+  AIR_CPU_PLACE_WORKERS,
+} air_cpu_placement_t;
+
 typedef struct air_cpu_device_t {
   air_device_t base;
   air_pool_t* pool;
@@ -38,6 +49,7 @@ typedef struct air_cpu_device_t {
   _Atomic int64_t wake_cold_ns;
   _Atomic uint32_t probes;
   _Atomic uint32_t probe_mask;
+  _Atomic int placement; /* air_cpu_placement_t */
   char name[48];
 } air_cpu_device_t;
 
@@ -109,6 +121,10 @@ typedef struct air_cpu_command_buffer_t {
 
 air_status_t air_cpu_device_open(air_context_t* context, const char* params, const char* uri,
                                  air_device_t** out_device);
+
+/* Forces where `device`'s later submissions run (see air_cpu_placement_t); an
+ * error when it is not a cpu device. For tests. */
+air_status_t air_cpu_device_set_placement(air_device_t* device, air_cpu_placement_t placement);
 
 air_status_t air_cpu_command_buffer_create(air_device_t* device, uint32_t flags,
                                            air_command_buffer_t** out_command_buffer);

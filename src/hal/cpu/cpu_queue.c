@@ -330,13 +330,16 @@ static bool shared_here(air_cpu_command_buffer_t* c) {
  * when prefer_caller says so; both sides of that are measured, so the choice
  * follows the machine's load (a wake-up costs ~2 us while a worker still spins,
  * 30-100 us when it sleeps on an idle VM, 100-250 us at load 15). Now and then
- * a probe takes the other path (at most CALLER_RUN_MAX_NS here, as estimated). */
+ * a probe takes the other path (at most CALLER_RUN_MAX_NS here, as estimated).
+ * A placement forced on the device (air_cpu_device_set_placement) overrides
+ * the measured choice, never caller_ok. */
 static bool run_here(submission_t* s) {
   air_cpu_device_t* d = s->device;
   air_cpu_command_buffer_t* c = s->cb;
   int64_t here, pool;
-  if (!c->caller_ok) return false;
-  if (shared_here(c)) {
+  int place = atomic_load_explicit(&d->placement, memory_order_relaxed);
+  if (!c->caller_ok || place == AIR_CPU_PLACE_WORKERS) return false;
+  if (place == AIR_CPU_PLACE_CALLER || shared_here(c)) {
     s->pref = true;
     s->probe = false;
   } else {

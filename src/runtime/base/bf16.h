@@ -1,7 +1,8 @@
 /* bf16.h - f32 <-> bfloat16 bits, rounding to nearest even; a NaN stays a quiet
- * NaN with its top bits. One definition for the parser's dense literals, the
- * tests' references and the benchmarks' inputs, so they round as the executor
- * does (hal/cpu/interp/codec.c, and the generated code after it). */
+ * NaN with its top bits. One definition for the executor's element codec
+ * (hal/cpu/interp/codec.c; the generated code rounds the same way), the parser's
+ * dense literals, air-run's random inputs, the tests' references and the
+ * benchmarks' inputs. */
 #ifndef AIR_RUNTIME_BASE_BF16_H_
 #define AIR_RUNTIME_BASE_BF16_H_
 

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "runtime/base/bf16.h"
+
 static uint32_t f32_bits(float f) {
   uint32_t x;
   memcpy(&x, &f, 4);
@@ -20,15 +22,6 @@ static float bits_f32(uint32_t x) {
   memcpy(&f, &x, 4);
   return f;
 }
-
-static uint16_t f32_to_bf16(float f) {
-  uint32_t x = f32_bits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((x >> 16) | 0x40);
-  x += 0x7fffu + ((x >> 16) & 1);
-  return (uint16_t)(x >> 16);
-}
-
-static float bf16_to_f32(uint16_t h) { return bits_f32((uint32_t)h << 16); }
 
 static uint16_t f32_to_f16(float f) {
   uint32_t x = f32_bits(f);
@@ -71,7 +64,7 @@ static float f16_to_f32(uint16_t h) {
 }
 
 double ix_round_half(uint32_t elem, double x) {
-  return elem == AIR_ELEM_BF16 ? bf16_to_f32(f32_to_bf16((float)x))
+  return elem == AIR_ELEM_BF16 ? air_bf16_to_f32(air_bf16_from_f32((float)x))
                                : f16_to_f32(f32_to_f16((float)x));
 }
 
@@ -79,7 +72,7 @@ double ix_load_f(const void* p, uint32_t elem) {
   switch (elem) {
     case AIR_ELEM_F64: { double d; memcpy(&d, p, 8); return d; }
     case AIR_ELEM_F32: { float f; memcpy(&f, p, 4); return f; }
-    case AIR_ELEM_BF16: { uint16_t h; memcpy(&h, p, 2); return bf16_to_f32(h); }
+    case AIR_ELEM_BF16: { uint16_t h; memcpy(&h, p, 2); return air_bf16_to_f32(h); }
     case AIR_ELEM_F16: { uint16_t h; memcpy(&h, p, 2); return f16_to_f32(h); }
     case AIR_ELEM_UI64: { uint64_t u; memcpy(&u, p, 8); return (double)u; }
     default: return (double)ix_load_i(p, elem);
@@ -111,7 +104,7 @@ void ix_store_f(void* p, uint32_t elem, double x) {
   switch (elem) {
     case AIR_ELEM_F64: memcpy(p, &x, 8); break;
     case AIR_ELEM_F32: { float f = (float)x; memcpy(p, &f, 4); break; }
-    case AIR_ELEM_BF16: { uint16_t h = f32_to_bf16((float)x); memcpy(p, &h, 2); break; }
+    case AIR_ELEM_BF16: { uint16_t h = air_bf16_from_f32((float)x); memcpy(p, &h, 2); break; }
     case AIR_ELEM_F16: { uint16_t h = f32_to_f16((float)x); memcpy(p, &h, 2); break; }
     default: ix_store_i(p, elem, (int64_t)x); break; /* ix_store_i ends the recursion */
   }

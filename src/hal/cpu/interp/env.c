@@ -124,6 +124,22 @@ void ix_bind(ix_run_t* r, ix_env_t* e, const air_vid_t* vids, uint32_t n, ix_tv_
   }
 }
 
+air_status_t ix_pass(ix_run_t* r, ix_env_t* se, const air_op_t* op, const air_vid_t* src,
+                     ix_env_t* de, const air_vid_t* dst, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i) {
+    ix_val_t* s = ix_slot(r, se, src[i]);
+    uint8_t kind = src[i] < r->tab.n_values ? r->tab.vinfo[src[i]].kind : IX_K_SCALAR;
+    if (!s || (kind != IX_K_SCALAR && !s->p)) {
+      char nb[64];
+      return ix_err(r, op, AIR_STATUS_FAILED_PRECONDITION, "%s: %s has no value here",
+                    ix_opname(op), ix_vname(r, src[i], nb, sizeof nb));
+    }
+    /* A memref slot points at its env's view, which ix_set copies into de's. */
+    ix_set(r, de, dst[i], *s);
+  }
+  return NULL;
+}
+
 void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i)
     if (tv[i].kind == IX_K_TOKEN && tv[i].v.p) {

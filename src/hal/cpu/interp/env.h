@@ -79,6 +79,13 @@ air_status_t ix_capture(ix_run_t* r, ix_env_t* e, const air_op_t* op, const air_
 /* Binds captured values to `vids` in `e` (moves token refs out of `tv`). */
 void ix_bind(ix_run_t* r, ix_env_t* e, const air_vid_t* vids, uint32_t n, ix_tv_t* tv);
 void ix_tv_drop(ix_run_t* r, ix_tv_t* tv, uint32_t n);
+/* ix_capture then ix_bind in one step, for a destination env `de` other than
+ * the source env `se` (a new instance's env): each value is copied once, with no
+ * captured copy between (a view is 152 bytes; a herd PE's three views were copied
+ * twice per instance per run). The same error as ix_capture for a missing value,
+ * the values before it then already bound in `de` (which the caller drops). */
+air_status_t ix_pass(ix_run_t* r, ix_env_t* se, const air_op_t* op, const air_vid_t* src,
+                     ix_env_t* de, const air_vid_t* dst, uint32_t n);
 /* Captured-value buffers: on the stack up to IX_TV_SMALL (NULL: out of memory). */
 #define IX_TV_SMALL 8
 ix_tv_t* ix_tv_get(ix_run_t* r, ix_tv_t* small, uint32_t n);

@@ -115,10 +115,10 @@ int ix_hier_instance(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const int6
     ix_set(r, ie, body->args[k], (ix_val_t){.i = id[k]});
     ix_set(r, ie, body->args[n + k], (ix_val_t){.i = sizes[k]});
   }
-  int rc = na ? ix_transfer(s, op, e, op->operands + n, ie, body->args + 2 * n, na) : IX_CONT;
-  if (rc != IX_CONT) {
+  air_status_t st = na ? ix_pass(r, e, op, op->operands + n, ie, body->args + 2 * n, na) : NULL;
+  if (st) {
     ix_env_unref(r, ie);
-    return rc;
+    return ix_failed(s, st);
   }
   if (herd) {
     ix_pe_t* pe = ie->pe;

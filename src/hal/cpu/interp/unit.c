@@ -53,8 +53,11 @@ static const air_op_t* op_at(const unit_ctx_t* c, uint32_t at) {
   return op ? op : c->u->op;
 }
 
-static int32_t hook_dma(air_cg_frame_t* fr, uint32_t at, const air_memref_t* dv,
-                        const int64_t* dp, const air_memref_t* sv, const int64_t* sp) {
+/* Any transfer but the commonest (hook_dma): out of line, so the common one
+ * sets up no frame for it. */
+static __attribute__((noinline)) int32_t hook_dma_lists(air_cg_frame_t* fr, uint32_t at,
+                                                        const air_memref_t* dv, const int64_t* dp,
+                                                        const air_memref_t* sv, const int64_t* sp) {
   ix_lists_t dl, sl;
   unpack_lists(dp, &dl);
   unpack_lists(sp, &sl);
@@ -63,6 +66,11 @@ static int32_t hook_dma(air_cg_frame_t* fr, uint32_t at, const air_memref_t* dv,
   int64_t t0 = 0;
   c->err = ix_dma_move(c->s, op_at(c, at), dv, &dl, sv, &sl, false, &t0);
   return c->err ? 1 : 0;
+}
+
+static int32_t hook_dma(air_cg_frame_t* fr, uint32_t at, const air_memref_t* dv,
+                        const int64_t* dp, const air_memref_t* sv, const int64_t* sp) {
+  return ix_dma_1d(dv, dp, sv, sp) ? 0 : hook_dma_lists(fr, at, dv, dp, sv, sp);
 }
 
 static int32_t hook_alloc(air_cg_frame_t* fr, uint32_t at, air_memref_t* out) {

@@ -41,6 +41,12 @@ enum { IX_X_FREE = 0, IX_X_FILLING, IX_X_FULL, IX_X_DONE };
  * than a second lock round trip between the workers. Each ring entry has this
  * many bytes of its own in the lane's block, so they need no buffer of their own. */
 enum { IX_LANE_SMALL = 512 };
+/* Transfers up to this size are copied under the lane lock once their entry (or
+ * the waiting get's destination) has room: a 4 KiB tile (matmul_4x4's 32x32
+ * f32) copies in about what the lock's second round trip between the cores
+ * costs, plus the watchdog and copy set-up around an unlocked copy (issue 14,
+ * session 8). Larger ones are copied outside the lock (split.h). */
+enum { IX_LANE_LOCKED = 4096 };
 
 /* One ring entry, on a cache line of its own (issue 14, session 5: an entry that
  * shared a line with another object's hot fields cost a miss per transfer). */
@@ -136,7 +142,7 @@ static inline void ix_cpu_relax(void) {
 #endif
 }
 
-/* Held for a few list moves or a copy of at most IX_LANE_SMALL bytes; a waiter
+/* Held for a few list moves or a copy of at most IX_LANE_LOCKED bytes; a waiter
  * that spins long (its holder lost its core) yields. */
 static inline void ix_lane_lock(ix_lane_t* q) {
   for (uint32_t i = 0;;) {

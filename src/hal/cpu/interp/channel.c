@@ -266,6 +266,10 @@ static int chan_done(ix_strand_t* s, ix_frame_t* f, const ix_chan_t* c, const in
 }
 
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
+  return ix_chan_run(s, f, op, ix_oprec(&s->run->tab, op));
+}
+
+int ix_chan_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_oprec_t* rec) {
   ix_run_t* r = s->run;
   ix_env_t* e = f->env;
   bool put = op->kind == AIR_OP_PUT;
@@ -273,7 +277,6 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
   int64_t idx[AIR_MAX_RANK];
   uint64_t p, rv;
   bool ready = true, have_idx = true;
-  const ix_oprec_t* rec = ix_oprec(&r->tab, op);
   air_status_t st = NULL;
   if (f->tk_op == op && f->tk_lp && rec && rec->chan) {
     /* Resolved when the ticket was taken (ix_chan_issue), in this env: the
@@ -389,7 +392,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
       to = &lin;
     }
     q->offer_open = false;
-    if (bytes > IX_LANE_SMALL) {
+    if (bytes > IX_LANE_LOCKED) {
       /* Large: copied outside the lock, which the lane's other ops need
        * meanwhile; the get waits for `taken` (offer_busy tells it not to
        * withdraw) and the head stays at t, so no later transfer overtakes. */
@@ -420,7 +423,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     x->elem = v->elem;
     x->line = op->line;
     x->col = op->col;
-    if (bytes <= IX_LANE_SMALL && x->cap >= bytes && !r->trace) {
+    if (bytes <= IX_LANE_LOCKED && x->cap >= bytes && !r->trace) {
       /* Small: filled under the lane lock (one lock round trip instead of two). */
       t0 = 0;
       put_fill(x, &pat, padded, pb, pa, count);
@@ -455,7 +458,7 @@ int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
                     air_elem_name((air_elem_kind_t)v->elem), r->p->filename, x->line, x->col,
                     (long long)x->count, air_elem_name((air_elem_kind_t)x->elem)));
     }
-    if (bytes <= IX_LANE_SMALL && !r->trace) {
+    if (bytes <= IX_LANE_LOCKED && !r->trace) {
       /* Small: read out under the lane lock (one lock round trip instead of two). */
       t0 = 0;
       if (count) {

@@ -27,6 +27,8 @@
 
 /* Runs a put or get (a step handler: may park). */
 int ix_chan_io(ix_strand_t* s, ix_frame_t* f, const air_op_t* op);
+/* The same with the op's record (ix_oprec, may be NULL) already looked up. */
+int ix_chan_run(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, const ix_oprec_t* rec);
 /* Issues a put/get being dispatched: takes its ticket now, in program order.
  * False when its indices are not known yet (it then takes one when it runs).
  * `now` (may be NULL) tells, in the same lock, whether the op would complete

@@ -99,13 +99,41 @@ static int wait_ready(ix_strand_t* s, ix_env_t* e, const air_op_t* op, const ix_
  * the time it takes: the op would have run at once on its own strand too, and
  * its token fires only when it is done. What it saves is a strand, a spawn and
  * a wake per op. */
+/* Everything async `op` waits for has fired: the strand's scf.parallel init
+ * tokens, its dependencies, the air.execute results it reads (its record's
+ * guarded values). */
+static bool waits_fired(ix_strand_t* s, ix_env_t* e, const air_op_t* op,
+                        const ix_oprec_t* rec) {
+  ix_run_t* r = s->run;
+  for (uint32_t i = 0; i < s->n_extra; ++i)
+    if (!ix_tok_fired(s->extra[i])) return false;
+  const air_vlist_t* deps = &op->toks[AIR_TOK_DEP];
+  for (uint32_t i = 0; i < deps->n; ++i) {
+    ix_val_t* x = ix_slot(r, e, deps->items[i]);
+    if (!x || !x->p || !ix_tok_fired(x->p)) return false;
+  }
+  for (uint32_t i = 0; i < rec->n_guarded; ++i) {
+    ix_val_t* g = ix_slot(r, e, r->tab.vinfo[rec->guarded[i]].guard);
+    if (!g || !g->p || !ix_tok_fired(g->p)) return false;
+  }
+  return true;
+}
+
+/* Whether async op `op` may run right here, in its dispatcher's strand, instead
+ * of on a strand of its own: everything it waits for has fired (waits_fired)
+ * and it completes without waiting - a wait_all, a DMA, a put whose slot is
+ * free or a get whose transfer is there (`chan_now`, seen as its ticket was
+ * taken), an air.execute whose region cannot park. Nothing can tell the
+ * difference except the time it takes: the op would have run at once on its
+ * own strand too, and its token fires only when it is done. What it saves is a
+ * strand, a spawn and a wake per op. */
 static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have_ticket,
                       bool chan_now) {
   ix_run_t* r = s->run;
   if (r->trace || ix_failing(r)) return false;
   switch (air_opkind_class(op->kind)) {
     case AIR_OPC_WAIT_ALL: case AIR_OPC_DMA: break;
-    case AIR_OPC_CHANNEL_IO: if (!have_ticket) return false; break;
+    case AIR_OPC_CHANNEL_IO: if (!have_ticket || !chan_now) return false; break;
     case AIR_OPC_EXECUTE: {
       const ix_binfo_t* bi = op->n_regions && op->regions[0]
                                  ? air_ptrmap_get(&r->tab.blocks, op->regions[0])
@@ -115,20 +143,8 @@ static bool ready_now(ix_strand_t* s, ix_env_t* e, const air_op_t* op, bool have
     }
     default: return false;
   }
-  for (uint32_t i = 0; i < s->n_extra; ++i)
-    if (!ix_tok_fired(s->extra[i])) return false;
-  const air_vlist_t* deps = &op->toks[AIR_TOK_DEP];
-  for (uint32_t i = 0; i < deps->n; ++i) {
-    ix_val_t* x = ix_slot(r, e, deps->items[i]);
-    if (!x || !x->p || !ix_tok_fired(x->p)) return false;
-  }
   const ix_oprec_t* rec = ix_oprec(&r->tab, op);
-  if (!rec) return false; /* wait_ready reports it */
-  for (uint32_t i = 0; i < rec->n_guarded; ++i) {
-    ix_val_t* g = ix_slot(r, e, r->tab.vinfo[rec->guarded[i]].guard);
-    if (!g || !g->p || !ix_tok_fired(g->p)) return false;
-  }
-  return air_opkind_class(op->kind) != AIR_OPC_CHANNEL_IO || chan_now;
+  return rec && waits_fired(s, e, op, rec); /* without a record: wait_ready reports it */
 }
 
 /* Whether async `op` can run in its issuer's strand at all (chain.h): the run
@@ -203,8 +219,9 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
   ix_env_t* env = f->env;
   ix_frame_t cf = {.kind = IX_F_OP, .owner = op, .pc = op, .env = env};
   bool io = air_opkind_class(op->kind) == AIR_OPC_CHANNEL_IO;
-  if (io && !sync && !(f->flags & IX_FL_SPREAD) && chainable(s, op, true) &&
-      ready_now(s, env, op, true, true)) {
+  const ix_oprec_t* rec = io ? ix_oprec(&r->tab, op) : NULL;
+  if (rec && !sync && !(f->flags & IX_FL_SPREAD) && chainable(s, op, true) &&
+      waits_fired(s, env, op, rec)) {
     /* A chain op with everything it waits for fired (in a chained strand its
      * dependencies are the earlier chain ops: nearly always): it runs now, so
      * its ticket is taken as it runs, in the same lane lock as its transfer
@@ -213,7 +230,7 @@ static int dispatch(ix_strand_t* s, ix_frame_t* f, const air_op_t* op, bool sync
      * the strand loop's pass over the op (wait_ready) happen once. Parked in
      * its transfer, it is where a chain op whose issue took the ticket parks. */
     int rc = ix_chain_push(s, f, op, &cf);
-    return rc == IX_CONT ? ix_chan_io(s, ix_top(s), op) : rc;
+    return rc == IX_CONT ? ix_chan_run(s, ix_top(s), op, rec) : rc;
   }
   bool chan_now = false; /* the ticket's transfer could move at once (one lock with the issue) */
   if (io && ix_chan_issue(s, env, op, &cf, &chan_now)) cf.tk_op = op;
@@ -421,7 +438,7 @@ static int exec(ix_strand_t* s, ix_frame_t* f, const air_op_t* op) {
     case AIR_OPC_AFFINE_IF: return ix_op_if(s, f, op);
     case AIR_OPC_PARALLEL: return ix_op_parallel(s, f, op);
     case AIR_OPC_HIER: return ix_op_hier(s, f, op);
-    case AIR_OPC_CHANNEL_IO: return ix_chan_io(s, f, op);
+    case AIR_OPC_CHANNEL_IO: return ix_chan_run(s, f, op, rec);
     case AIR_OPC_DMA: return ix_dma(s, f, op);
     case AIR_OPC_CALL: return ix_op_call(s, f, op);
     case AIR_OPC_WAIT_ALL: ix_next(s); return IX_CONT;

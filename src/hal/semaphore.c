@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "hal/futex.h"
+#include "hal/spin.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
@@ -31,12 +32,8 @@ struct air_semaphore_t {
   air_allocator_t allocator;
 };
 
-static void lock(air_semaphore_t* s) {
-  while (atomic_flag_test_and_set_explicit(&s->lock, memory_order_acquire)) air_cpu_relax();
-}
-static void unlock(air_semaphore_t* s) {
-  atomic_flag_clear_explicit(&s->lock, memory_order_release);
-}
+static void lock(air_semaphore_t* s) { air_spin_lock(&s->lock); }
+static void unlock(air_semaphore_t* s) { air_spin_unlock(&s->lock); }
 
 air_status_t air_semaphore_create(air_context_t* context, uint64_t initial_value,
                                   air_semaphore_t** out_semaphore) {

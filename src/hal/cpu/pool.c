@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "hal/futex.h"
+#include "hal/spin.h"
 #include "runtime/base/mem.h"
 #include "runtime/base/status_util.h"
 
@@ -77,10 +78,8 @@ struct air_pool_t {
  * or a parameter through every caller. */
 static _Thread_local worker_t* tl_self;
 
-static void lock(queue_t* q) {
-  while (atomic_flag_test_and_set_explicit(&q->lock, memory_order_acquire)) air_cpu_relax();
-}
-static void unlock(queue_t* q) { atomic_flag_clear_explicit(&q->lock, memory_order_release); }
+static void lock(queue_t* q) { air_spin_lock(&q->lock); }
+static void unlock(queue_t* q) { air_spin_unlock(&q->lock); }
 
 /* Links first..last (through ->next, `count` tasks) in at the head or the tail. */
 static void q_push(queue_t* q, air_task_t* first, air_task_t* last, uint32_t count,

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hal/cpu/pool.h"
+#include "hal/spin.h"
 #include "runtime/base/mem.h"
 
 enum {
@@ -159,14 +160,8 @@ void ix_cache_free(ix_cache_t* c, const air_allocator_t* a) {
   air_mem_free(a, c);
 }
 
-static void lock(cls_t* k) {
-  while (atomic_flag_test_and_set_explicit(&k->lock, memory_order_acquire)) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-}
-static void unlock(cls_t* k) { atomic_flag_clear_explicit(&k->lock, memory_order_release); }
+static void lock(cls_t* k) { air_spin_lock(&k->lock); }
+static void unlock(cls_t* k) { air_spin_unlock(&k->lock); }
 
 /* The calling thread's front, or NULL when it is no worker of the bound pool. */
 static front_t* front_of(ix_cache_t* c) {

@@ -313,7 +313,7 @@ bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x,
       if (!deadline) deadline = now + SPIN_NS;
       if (now >= deadline || ix_failing(r) || air_pool_queued(r->pool)) return false;
     }
-    ix_cpu_relax();
+    air_cpu_relax();
   }
 }
 
@@ -321,7 +321,7 @@ bool ix_lane_spin(ix_run_t* r, bool put, const ix_lane_t* q, const ix_xfer_t* x,
 void ix_lane_wait_taken(const ix_lane_t* q, uint64_t t) {
   for (uint32_t i = 0; atomic_load_explicit(&q->taken, memory_order_acquire) <= t;) {
     if (++i < 256) {
-      ix_cpu_relax();
+      air_cpu_relax();
     } else {
       i = 0;
       sched_yield(); /* the put lost its core */

@@ -32,6 +32,7 @@
 #include "hal/cpu/interp/pattern.h"
 #include "hal/cpu/interp/strand.h"
 #include "hal/cpu/interp/tables.h"
+#include "hal/futex.h"
 
 /* Transfers are numbered by the order their ops were issued: the k-th put issued
  * at an index writes transfer k, the k-th get issued at a receiver reads it. */
@@ -136,12 +137,6 @@ struct ix_rank_t* ix_space_rank(const ix_space_t* sp, int64_t* id);
 /* Frees every space the run made. */
 void ix_spaces_free(ix_run_t* r);
 
-static inline void ix_cpu_relax(void) {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#endif
-}
-
 /* Held for a few list moves or a copy of at most IX_LANE_LOCKED bytes; a waiter
  * that spins long (its holder lost its core) yields. */
 static inline void ix_lane_lock(ix_lane_t* q) {
@@ -149,7 +144,7 @@ static inline void ix_lane_lock(ix_lane_t* q) {
     if (!atomic_exchange_explicit(&q->lock, 1, memory_order_acquire)) return;
     while (atomic_load_explicit(&q->lock, memory_order_relaxed)) {
       if (++i < 256) {
-        ix_cpu_relax();
+        air_cpu_relax();
       } else {
         i = 0;
         sched_yield();

@@ -6,6 +6,7 @@
 
 #include "hal/cpu/interp/codec.h"
 #include "hal/cpu/interp/pattern.h"
+#include "hal/spin.h"
 #include "runtime/base/mem.h"
 
 /* Element address of `v` at `idx` after bounds checks; NULL when out of range. */
@@ -43,16 +44,8 @@ static void alloc_put(ix_run_t* r, void* data, void* raw) {
  * spinlock held for a few dozen instructions (the map's growth aside, which
  * only runs beyond IX_LIVE live allocs): the pthread mutex and the map's hashing
  * had cost ~220 instructions per alloc/dealloc pair. */
-static void live_lock(ix_run_t* r) {
-  while (atomic_flag_test_and_set_explicit(&r->held_lock, memory_order_acquire)) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
-}
-static void live_unlock(ix_run_t* r) {
-  atomic_flag_clear_explicit(&r->held_lock, memory_order_release);
-}
+static void live_lock(ix_run_t* r) { air_spin_lock(&r->held_lock); }
+static void live_unlock(ix_run_t* r) { air_spin_unlock(&r->held_lock); }
 
 static bool live_add(ix_run_t* r, void* data, void* raw) {
   live_lock(r);

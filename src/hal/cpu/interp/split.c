@@ -9,6 +9,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
+#include "hal/futex.h"
 #include "runtime/base/mem.h"
 
 enum { MAX_HELPERS = 7, CHUNKS_PER_WORKER = 4 };
@@ -135,10 +136,6 @@ void ix_split_copy(ix_run_t* r, const ix_pat_t* dst, const ix_pat_t* src) {
   air_pool_submit_chain(r->pool, &j->helpers[0].task, &j->helpers[helpers - 1].task, helpers);
   work(j);
   /* Chunks helpers took are still being copied: wait for them. */
-  while (atomic_load_explicit(&j->done, memory_order_acquire) < n_chunks) {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-  }
+  while (atomic_load_explicit(&j->done, memory_order_acquire) < n_chunks) air_cpu_relax();
   job_unref(j);
 }

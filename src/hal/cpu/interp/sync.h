@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "hal/cpu/interp/run.h"
+#include "hal/futex.h"
 
 typedef struct ix_waiter_t ix_waiter_t;
 typedef struct ix_tok_t ix_tok_t;
@@ -90,9 +91,7 @@ enum { IX_LOCK_SPIN = 64 };
 static inline void ix_lock(ix_run_t* r) {
   for (int i = 0; i < IX_LOCK_SPIN; ++i) {
     if (pthread_mutex_trylock(&r->lock) == 0) return;
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
+    air_cpu_relax();
   }
   pthread_mutex_lock(&r->lock);
 }

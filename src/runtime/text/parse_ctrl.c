@@ -301,18 +301,19 @@ static air_status_t op_reduce(air_parser_t* P, air_block_t* blk, air_opkind_t ki
   return air_parse_results(P, op, NULL, b);
 }
 
-/* The then/else regions of scf.if and affine.if. */
-static air_status_t if_regions(air_parser_t* P, air_op_t* op, air_opkind_t term,
-                               const air_tid_t* types) {
+/* The then/else regions of scf.if and affine.if; the result types are P->tys
+ * from `tb` on. An index, not a pointer: parsing a region pushes types, and the
+ * stack may move (a fuzzer found the use after free). */
+static air_status_t if_regions(air_parser_t* P, air_op_t* op, air_opkind_t term, uint32_t tb) {
   air_region_spec_t rs = {0};
   rs.term = term;
   rs.implicit = op->n_results == 0;
   TRY(air_parse_region(P, op, 0, &rs));
-  TRY(check_yield(P, op, 0, types));
+  TRY(check_yield(P, op, 0, P->tys + tb));
   if (air_parse_accept_kw(P, "else")) {
     op->n_regions = 2;
     TRY(air_parse_region(P, op, 1, &rs));
-    TRY(check_yield(P, op, 1, types));
+    TRY(check_yield(P, op, 1, P->tys + tb));
   } else if (op->n_results) {
     return PERR(P, op->line, op->col, "'%s' with results needs an 'else' region",
                 air_opkind_name(op->kind));
@@ -330,7 +331,7 @@ static air_status_t op_if(air_parser_t* P, air_block_t* blk, air_opkind_t kind,
   TRY(air_parse_new_op(P, blk, kind, at, 1, nr, 2, 0, &op));
   op->n_regions = 1;
   TRY(air_parse_use(P, &c, P->t_i1, &op->operands[0]));
-  TRY(if_regions(P, op, AIR_OP_YIELD, P->tys + tb));
+  TRY(if_regions(P, op, AIR_OP_YIELD, tb));
   TRY(air_parse_flush_attrs(P, op, amark));
   return air_parse_results(P, op, P->tys + tb, b);
 }
@@ -560,7 +561,7 @@ static air_status_t op_affine_if(air_parser_t* P, air_block_t* blk, air_opkind_t
   op->value = s;
   op->iaux[0] = nd;
   TRY(air_parse_resolve(P, rb, nd + ns, UINT32_MAX, P->t_index, op->operands));
-  TRY(if_regions(P, op, AIR_OP_AFFINE_YIELD, P->tys + tb));
+  TRY(if_regions(P, op, AIR_OP_AFFINE_YIELD, tb));
   TRY(air_parse_flush_attrs(P, op, amark));
   return air_parse_results(P, op, P->tys + tb, b);
 }
